@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, decided in one place (exitCode).
+const (
+	exitOK          = 0
+	exitFindings    = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// env is what every command reads from and writes to.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// findingsError means the command ran and found problems (exit 1).
+type findingsError struct{ msg string }
+
+func (e *findingsError) Error() string { return e.msg }
+
+// usageError means the command line was wrong (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+const helpExitCodes = `EXIT CODES:
+   0    ok
+   1    findings (validate found damage, redact --check found secrets)
+   2    usage error or unreadable input
+   130  interrupted`
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:                 "pitool",
+		Usage:                "validate, repair, compact, redact and export Pi coding agent sessions",
+		Description:          "Every command reads plain, .gz and .zst session files and takes - for stdin/stdout.\n\n" + helpExitCodes,
+		Reader:               e.stdin,
+		Writer:               e.stdout,
+		ErrWriter:            e.stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return &usageError{err.Error()}
+		},
+		Commands: commands(e),
+	}
+	for _, c := range app.Commands {
+		if c.OnUsageError == nil {
+			c.OnUsageError = app.OnUsageError
+		}
+	}
+	return app
+}
+
+// commands lists every subcommand, each built in its own cmd_*.go file.
+func commands(e *env) []*cli.Command {
+	return []*cli.Command{
+		contextCommand(e),
+		tokensCommand(e),
+	}
+}
+
+// run executes pitool with args and returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	err := newApp(e).RunContext(ctx, args)
+	code := exitCode(ctx, err)
+	if err != nil && code != exitFindings {
+		fmt.Fprintf(stderr, "pitool: error: %s\n", strings.TrimSuffix(err.Error(), "."))
+	}
+	if ue := (*usageError)(nil); errors.As(err, &ue) {
+		fmt.Fprintln(stderr, "pitool: hint: run 'pitool --help' or 'pitool COMMAND --help'")
+	}
+	return code
+}
+
+// exitCode maps an error to pitool's exit codes.
+func exitCode(ctx context.Context, err error) int {
+	var fe *findingsError
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &fe):
+		return exitFindings
+	}
+	return exitUsage
+}

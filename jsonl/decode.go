@@ -1,0 +1,121 @@
+package jsonl
+
+import (
+	"fmt"
+	"strconv"
+
+	json "github.com/goccy/go-json"
+)
+
+// Entry is one decoded entry: its exact bytes, its fields in order (after
+// in-memory migration), and its place in the index.
+type Entry struct {
+	N      int    // entry number in the index
+	Line   int    // 1-based line number
+	Offset int64  // byte offset of the JSON text
+	Raw    []byte // the line's exact bytes as stored (before migration)
+	Obj    Object // fields in key order, migrated to v3
+	Type   EntryType
+	ID     string
+	Parent int // entry number of the parent, None for a root or a missing parent
+}
+
+// TypeName returns the entry's type as written, unknown types included.
+func (e *Entry) TypeName() string { return e.Obj.String("type") }
+
+// ParentID returns the parentId as written ("" for null).
+func (e *Entry) ParentID() string { return e.Obj.String("parentId") }
+
+// Timestamp returns the entry's ISO timestamp.
+func (e *Entry) Timestamp() string { return e.Obj.String("timestamp") }
+
+// Message returns the "message" object of a message entry.
+func (e *Entry) Message() (Object, error) {
+	raw := e.Obj.Get("message")
+	if raw == nil {
+		return Object{}, e.errorf("message entry has no message")
+	}
+	return ParseObject(raw)
+}
+
+// Into decodes the entry's migrated JSON into one of the typed entry structs.
+func (e *Entry) Into(v any) error {
+	if err := json.Unmarshal(e.Obj.AppendJSON(nil), v); err != nil {
+		return e.errorf("%v", err)
+	}
+	return nil
+}
+
+func (e *Entry) errorf(format string, args ...any) error {
+	return &PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf(format, args...)}
+}
+
+// Decode reads entry i by offset and returns it migrated to v3.
+func (ix *Index) Decode(i int) (*Entry, error) {
+	n := ix.nodes[i]
+	raw := make([]byte, n.length)
+	if _, err := ix.ra.ReadAt(raw, n.offset); err != nil {
+		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: fmt.Errorf("read entry: %w", err)}
+	}
+	obj, err := ParseObject(raw)
+	if err != nil {
+		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
+	}
+	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Obj: obj, Type: n.typ, ID: n.id, Parent: ix.Parent(i)}
+	ix.migrate(e)
+	return e, nil
+}
+
+// DecodePath decodes the entries of a path.
+func (ix *Index) DecodePath(path []int) ([]*Entry, error) {
+	out := make([]*Entry, len(path))
+	for k, i := range path {
+		e, err := ix.Decode(i)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = e
+	}
+	return out, nil
+}
+
+// migrate applies Pi's v1 → v2 → v3 migration to one entry, in memory.
+func (ix *Index) migrate(e *Entry) {
+	if ix.Version < 2 {
+		ix.migrateV1(e)
+	}
+	if ix.Version < 3 && e.Type == TypeMessage {
+		migrateHookMessage(e)
+	}
+}
+
+func (ix *Index) migrateV1(e *Entry) {
+	e.Obj = e.Obj.Clone()
+	e.Obj.Set("id", QuoteString(e.ID))
+	parent := RawMessage("null")
+	if e.Parent >= 0 {
+		parent = QuoteString(ix.nodes[e.Parent].id)
+	}
+	e.Obj.Set("parentId", parent)
+	if e.Type != TypeCompaction {
+		return
+	}
+	idx, err := strconv.Atoi(string(e.Obj.Get("firstKeptEntryIndex")))
+	if err != nil {
+		return
+	}
+	if idx >= 0 && idx < len(ix.parsed) && ix.parsed[idx] >= 0 {
+		e.Obj.Set("firstKeptEntryId", QuoteString(ix.nodes[ix.parsed[idx]].id))
+	}
+	e.Obj.Delete("firstKeptEntryIndex")
+}
+
+func migrateHookMessage(e *Entry) {
+	msg, err := e.Message()
+	if err != nil || msg.String("role") != RoleHookMessage {
+		return
+	}
+	msg.Set("role", QuoteString(RoleCustom))
+	e.Obj = e.Obj.Clone()
+	e.Obj.Set("message", msg.AppendJSON(nil))
+}

@@ -1,0 +1,115 @@
+package jsonl
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// UTF16Len returns the length of s as JavaScript counts it: UTF-16 code units.
+// Pi's token estimates are built on this count.
+func UTF16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// Canonical returns raw as JSON.stringify(JSON.parse(raw)) writes it: no
+// insignificant white space and strings in JSON.stringify's escaping. Numbers
+// are kept as written.
+func Canonical(raw []byte) []byte {
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '"':
+			end, err := skipString(raw, i)
+			if err != nil {
+				return append(out, raw[i:]...)
+			}
+			s, _ := DecodeString(raw[i:end])
+			out = AppendString(out, s)
+			i = end
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
+// StringifiedLen returns JSON.stringify(value).length for a raw JSON value; an
+// absent value stringifies to undefined, whose length Pi never takes, so 0.
+func StringifiedLen(raw []byte) int {
+	if len(raw) == 0 {
+		return 0
+	}
+	return UTF16Len(string(Canonical(raw)))
+}
+
+// JSTimeMillis converts an entry timestamp as new Date(ts).getTime() does: an
+// ISO string gives epoch milliseconds, a number is taken as is, and anything
+// else gives NaN, which JSON writes as null.
+func JSTimeMillis(raw RawMessage) RawMessage {
+	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
+		return raw
+	}
+	s, ok := DecodeString(raw)
+	if !ok {
+		return RawMessage("null")
+	}
+	t, ok := parseJSDate(s)
+	if !ok {
+		return RawMessage("null")
+	}
+	return strconv.AppendInt(nil, t.UnixMilli(), 10)
+}
+
+var jsDateLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04",
+	"2006-01-02",
+	"2006-01",
+	"2006",
+}
+
+// parseJSDate parses the ISO forms JavaScript's Date accepts. Date-only forms
+// are UTC and date-time forms without an offset are local time, as in V8.
+func parseJSDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range jsDateLayouts {
+		loc := time.Local
+		if len(layout) <= len("2006-01-02") {
+			loc = time.UTC
+		}
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// ParseTimestamp parses an entry's ISO timestamp.
+func ParseTimestamp(s string) (time.Time, bool) { return parseJSDate(s) }
+
+// ceilDiv4 is Math.ceil(chars / 4).
+func ceilDiv4(chars int) int { return int(math.Ceil(float64(chars) / 4)) }

@@ -1,0 +1,91 @@
+package jsonl
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The fixed texts Pi wraps summaries in when it hands them to a model.
+const (
+	CompactionSummaryPrefix = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+	CompactionSummarySuffix = "\n</summary>"
+	BranchSummaryPrefix     = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+	BranchSummarySuffix     = "</summary>"
+)
+
+// ConvertToLlm is Pi's convertToLlm: agent messages become the system, user,
+// assistant and toolResult messages a model understands.
+func ConvertToLlm(msgs []Object) []Object {
+	out := make([]Object, 0, len(msgs))
+	for _, m := range msgs {
+		if c, ok := convertOne(m); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func convertOne(m Object) (Object, bool) {
+	ts := m.Get("timestamp")
+	switch m.String("role") {
+	case RoleBashExecution:
+		if Truthy(m.Get("excludeFromContext")) {
+			return Object{}, false
+		}
+		return userMessage(textBlocks(BashExecutionText(m)), ts), true
+	case RoleCustom:
+		content := m.Get("content")
+		if s, ok := DecodeString(content); ok {
+			content = textBlocks(s)
+		}
+		return userMessage(content, ts), true
+	case RoleBranchSummary:
+		return userMessage(textBlocks(BranchSummaryPrefix+jsString(m.Get("summary"))+BranchSummarySuffix), ts), true
+	case RoleCompactionSummary:
+		return userMessage(textBlocks(CompactionSummaryPrefix+jsString(m.Get("summary"))+CompactionSummarySuffix), ts), true
+	case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
+		return m, true
+	}
+	return Object{}, false
+}
+
+func userMessage(content, ts RawMessage) Object {
+	return ObjectOf("role", QuoteString(RoleUser), "content", content, "timestamp", ts)
+}
+
+// BashExecutionText is Pi's bashExecutionToText: how a user's shell command
+// reads to the model.
+func BashExecutionText(m Object) string {
+	var b strings.Builder
+	b.WriteString("Ran `" + jsString(m.Get("command")) + "`\n")
+	if out := m.Get("output"); Truthy(out) {
+		b.WriteString("```\n" + jsString(out) + "\n```")
+	} else {
+		b.WriteString("(no output)")
+	}
+	exit := m.Get("exitCode")
+	if Truthy(m.Get("cancelled")) {
+		b.WriteString("\n\n(command cancelled)")
+	} else if !IsNull(exit) && string(exit) != "0" {
+		b.WriteString("\n\nCommand exited with code " + jsString(exit))
+	}
+	if Truthy(m.Get("truncated")) && Truthy(m.Get("fullOutputPath")) {
+		b.WriteString("\n\n[Output truncated. Full output: " + jsString(m.Get("fullOutputPath")) + "]")
+	}
+	return b.String()
+}
+
+// jsString renders a raw value as JavaScript's String() would inside a
+// template literal, for the common cases: strings, numbers and literals.
+func jsString(raw RawMessage) string {
+	if s, ok := DecodeString(raw); ok {
+		return s
+	}
+	if raw == nil {
+		return "undefined"
+	}
+	if f, err := strconv.ParseFloat(string(raw), 64); err == nil {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return string(raw)
+}

@@ -1,0 +1,331 @@
+package jsonl
+
+import (
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
+)
+
+// RawMessage is one JSON value kept as its exact bytes.
+type RawMessage = json.RawMessage
+
+// Object is a JSON object kept in key order with each value as raw bytes, the
+// order-preserving form pitool edits and re-encodes. Values that are not
+// touched are written back byte for byte.
+type Object struct {
+	Keys []string
+	Vals []RawMessage
+}
+
+var errSyntax = errors.New("invalid JSON")
+
+// ParseObject splits a JSON object into its keys and raw values. It checks the
+// structure it walks; a value's inner syntax is checked when it is decoded.
+func ParseObject(raw []byte) (Object, error) {
+	var o Object
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return o, fmt.Errorf("%w: not an object", errSyntax)
+	}
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return o, expectEnd(raw, i+1)
+	}
+	for {
+		key, next, err := readKey(raw, i)
+		if err != nil {
+			return o, err
+		}
+		start := skipSpace(raw, next)
+		end, err := SkipValue(raw, start)
+		if err != nil {
+			return o, err
+		}
+		o.Keys, o.Vals = append(o.Keys, key), append(o.Vals, raw[start:end])
+		i = skipSpace(raw, end)
+		if i >= len(raw) {
+			return o, fmt.Errorf("%w: unterminated object", errSyntax)
+		}
+		if raw[i] == '}' {
+			return o, expectEnd(raw, i+1)
+		}
+		if raw[i] != ',' {
+			return o, fmt.Errorf("%w: expected ',' at byte %d", errSyntax, i)
+		}
+		i = skipSpace(raw, i+1)
+	}
+}
+
+func readKey(raw []byte, i int) (string, int, error) {
+	if i >= len(raw) || raw[i] != '"' {
+		return "", i, fmt.Errorf("%w: expected a key at byte %d", errSyntax, i)
+	}
+	end, err := SkipValue(raw, i)
+	if err != nil {
+		return "", i, err
+	}
+	key, ok := DecodeString(raw[i:end])
+	if !ok {
+		return "", i, fmt.Errorf("%w: bad key at byte %d", errSyntax, i)
+	}
+	j := skipSpace(raw, end)
+	if j >= len(raw) || raw[j] != ':' {
+		return "", j, fmt.Errorf("%w: expected ':' at byte %d", errSyntax, j)
+	}
+	return key, j + 1, nil
+}
+
+func expectEnd(raw []byte, i int) error {
+	if skipSpace(raw, i) != len(raw) {
+		return fmt.Errorf("%w: data after the object at byte %d", errSyntax, i)
+	}
+	return nil
+}
+
+// Get returns the raw value of key, nil when absent.
+func (o Object) Get(key string) RawMessage {
+	for i, k := range o.Keys {
+		if k == key {
+			return o.Vals[i]
+		}
+	}
+	return nil
+}
+
+// Has reports whether key is present.
+func (o Object) Has(key string) bool { return o.Get(key) != nil }
+
+// String returns the string value of key, "" when absent or not a string.
+func (o Object) String(key string) string {
+	s, _ := DecodeString(o.Get(key))
+	return s
+}
+
+// Set replaces the value of key in place, or appends the key when absent, as a
+// JavaScript object spread does.
+func (o *Object) Set(key string, val RawMessage) {
+	for i, k := range o.Keys {
+		if k == key {
+			o.Vals[i] = val
+			return
+		}
+	}
+	o.Keys, o.Vals = append(o.Keys, key), append(o.Vals, val)
+}
+
+// Delete removes key if present.
+func (o *Object) Delete(key string) {
+	for i, k := range o.Keys {
+		if k == key {
+			o.Keys = append(o.Keys[:i:i], o.Keys[i+1:]...)
+			o.Vals = append(o.Vals[:i:i], o.Vals[i+1:]...)
+			return
+		}
+	}
+}
+
+// Clone returns a copy whose key and value slices can be changed independently.
+func (o Object) Clone() Object {
+	return Object{Keys: append([]string(nil), o.Keys...), Vals: append([]RawMessage(nil), o.Vals...)}
+}
+
+// AppendJSON appends the object in JSON.stringify's form; values are copied raw.
+// A value that is JavaScript's undefined (a nil RawMessage) is skipped.
+func (o Object) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	first := true
+	for i, k := range o.Keys {
+		if o.Vals[i] == nil {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = AppendString(dst, k)
+		dst = append(dst, ':')
+		dst = append(dst, o.Vals[i]...)
+	}
+	return append(dst, '}')
+}
+
+// MarshalJSON implements json.Marshaler.
+func (o Object) MarshalJSON() ([]byte, error) { return o.AppendJSON(nil), nil }
+
+// ObjectOf builds an object from alternating keys and raw values ([]byte or
+// RawMessage); a nil value stands for JavaScript's undefined.
+func ObjectOf(kv ...any) Object {
+	var o Object
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Keys = append(o.Keys, kv[i].(string))
+		switch v := kv[i+1].(type) {
+		case RawMessage:
+			o.Vals = append(o.Vals, v)
+		case []byte:
+			o.Vals = append(o.Vals, v)
+		default:
+			panic(fmt.Sprintf("jsonl.ObjectOf: value for %q is %T, not raw JSON", kv[i], v))
+		}
+	}
+	return o
+}
+
+// ParseArray splits a JSON array into its raw elements.
+func ParseArray(raw []byte) ([]RawMessage, error) {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return nil, fmt.Errorf("%w: not an array", errSyntax)
+	}
+	var out []RawMessage
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return out, expectEnd(raw, i+1)
+	}
+	for {
+		end, err := SkipValue(raw, i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, raw[i:end])
+		i = skipSpace(raw, end)
+		if i >= len(raw) {
+			return nil, fmt.Errorf("%w: unterminated array", errSyntax)
+		}
+		if raw[i] == ']' {
+			return out, expectEnd(raw, i+1)
+		}
+		if raw[i] != ',' {
+			return nil, fmt.Errorf("%w: expected ',' at byte %d", errSyntax, i)
+		}
+		i = skipSpace(raw, i+1)
+	}
+}
+
+// AppendArray appends raw elements as a JSON array.
+func AppendArray(dst []byte, elems []RawMessage) []byte {
+	dst = append(dst, '[')
+	for i, e := range elems {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, e...)
+	}
+	return append(dst, ']')
+}
+
+// DecodeString decodes a raw JSON string literal. ok is false when raw is not a
+// string.
+func DecodeString(raw []byte) (s string, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if !hasEscapeOrInvalid(inner) {
+		return string(inner), true
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func hasEscapeOrInvalid(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return c == '\\' || !utf8.Valid(b)
+		}
+	}
+	return false
+}
+
+// IsNull reports whether raw is absent or JSON null.
+func IsNull(raw RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
+
+// Truthy reports whether a raw value is truthy in JavaScript.
+func Truthy(raw RawMessage) bool {
+	switch string(raw) {
+	case "", "null", "false", "0", `""`, "-0", "0.0":
+		return false
+	}
+	return true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// SkipValue returns the index just past the JSON value starting at b[i].
+func SkipValue(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return i, fmt.Errorf("%w: unexpected end", errSyntax)
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{' || c == '[':
+		return skipContainer(b, i)
+	case c == 't':
+		return skipLiteral(b, i, "true")
+	case c == 'f':
+		return skipLiteral(b, i, "false")
+	case c == 'n':
+		return skipLiteral(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(b, i)
+	}
+	return i, fmt.Errorf("%w: unexpected byte %q at %d", errSyntax, b[i], i)
+}
+
+func skipString(b []byte, i int) (int, error) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, nil
+		}
+	}
+	return i, fmt.Errorf("%w: unterminated string at byte %d", errSyntax, i)
+}
+
+func skipContainer(b []byte, i int) (int, error) {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			end, err := skipString(b, j)
+			if err != nil {
+				return i, err
+			}
+			j = end - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1, nil
+			}
+		}
+	}
+	return i, fmt.Errorf("%w: unterminated container at byte %d", errSyntax, i)
+}
+
+func skipLiteral(b []byte, i int, lit string) (int, error) {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return i, fmt.Errorf("%w: bad literal at byte %d", errSyntax, i)
+	}
+	return i + len(lit), nil
+}
+
+func skipNumber(b []byte, i int) (int, error) {
+	j := i
+	for j < len(b) && (b[j] == '-' || b[j] == '+' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || (b[j] >= '0' && b[j] <= '9')) {
+		j++
+	}
+	return j, nil
+}

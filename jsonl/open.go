@@ -1,0 +1,138 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Compression names how a session file is compressed.
+type Compression int
+
+// The compressions pitool reads and writes.
+const (
+	Plain Compression = iota
+	Gzip
+	Zstd
+)
+
+func (c Compression) String() string {
+	return [...]string{"plain", "gzip", "zstd"}[c]
+}
+
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// StdinName is the file name that stands for standard input or output.
+const StdinName = "-"
+
+// Source is an opened session file: its decompressed byte stream, plus random
+// access when the file is plain (or has been spooled to a temporary file).
+type Source struct {
+	Name        string      // as given by the user
+	Compression Compression // detected from the magic bytes
+	Size        int64       // size on disk, -1 for standard input
+
+	file   *os.File
+	spool  *os.File // temporary decompressed copy, removed on Close
+	reader io.Reader
+	closer io.Closer
+}
+
+// Open opens a session file by name, "-" meaning stdin. Compression is detected
+// by magic bytes, never by the file name.
+func Open(name string, stdin io.Reader) (*Source, error) {
+	if name == StdinName {
+		return newSource(name, io.NopCloser(stdin), -1)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if info.IsDir() {
+		f.Close()
+		return nil, &PosError{File: name, Err: fmt.Errorf("is a directory")}
+	}
+	s, err := newSource(name, f, info.Size())
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if s.Compression == Plain {
+		s.file = f
+	}
+	return s, nil
+}
+
+func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
+	br := bufio.NewReaderSize(rc, 64<<10)
+	magic, _ := br.Peek(4)
+	s := &Source{Name: name, Size: size, closer: rc, reader: br}
+	switch {
+	case bytes.HasPrefix(magic, gzipMagic):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &PosError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+		}
+		s.Compression, s.reader = Gzip, zr
+	case bytes.HasPrefix(magic, zstdMagic):
+		zr, err := zstd.NewReader(br)
+		if err != nil {
+			return nil, &PosError{File: name, Err: fmt.Errorf("zstd: %w", err)}
+		}
+		s.Compression, s.reader = Zstd, zr.IOReadCloser()
+	}
+	return s, nil
+}
+
+// Reader returns the decompressed byte stream from its start. It may be called
+// once, before any call to ReaderAt.
+func (s *Source) Reader() io.Reader { return s.reader }
+
+// ReaderAt gives random access to the decompressed bytes. A plain file is used
+// directly; anything else is first spooled to a temporary file, which Close
+// removes. It must be called before Reader has been consumed.
+func (s *Source) ReaderAt() (io.ReaderAt, error) {
+	if s.file != nil {
+		return s.file, nil
+	}
+	if s.spool != nil {
+		return s.spool, nil
+	}
+	tmp, err := os.CreateTemp("", "pitool-spool-*.jsonl")
+	if err != nil {
+		return nil, fmt.Errorf("spool %s: %w", s.Name, err)
+	}
+	os.Remove(tmp.Name()) // the open handle keeps the data until Close
+	if _, err := io.Copy(tmp, s.reader); err != nil {
+		tmp.Close()
+		return nil, &PosError{File: s.Name, Err: fmt.Errorf("spool: %w", err)}
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	s.spool = tmp
+	s.reader = bufio.NewReaderSize(tmp, 64<<10)
+	return tmp, nil
+}
+
+// Close releases the file and any spool.
+func (s *Source) Close() error {
+	if s.spool != nil {
+		s.spool.Close()
+	}
+	return s.closer.Close()
+}

@@ -1,0 +1,133 @@
+package jsonl
+
+import (
+	json "github.com/goccy/go-json"
+)
+
+// EstimatedImageChars is what Pi counts for one image when estimating tokens.
+const EstimatedImageChars = 4800
+
+// EstimateTokens is Pi's estimateTokens: ceil(chars/4), chars counted in UTF-16
+// code units as JavaScript does.
+func EstimateTokens(m Object) int {
+	switch m.String("role") {
+	case RoleSystem:
+		return ceilDiv4(contentChars(m.Get("content")) + sectionChars(m.Get("sections")) + StringifiedLen(nonNull(m.Get("toolsAdded"))))
+	case RoleUser, RoleCustom, RoleToolResult:
+		return ceilDiv4(contentChars(m.Get("content")))
+	case RoleAssistant:
+		return ceilDiv4(assistantChars(m.Get("content")))
+	case RoleBashExecution:
+		return ceilDiv4(UTF16Len(m.String("command")) + UTF16Len(m.String("output")))
+	case RoleBranchSummary, RoleCompactionSummary:
+		return ceilDiv4(UTF16Len(m.String("summary")))
+	}
+	return 0
+}
+
+func nonNull(raw RawMessage) RawMessage {
+	if IsNull(raw) || string(raw) == "false" {
+		return nil
+	}
+	return raw
+}
+
+func contentChars(content RawMessage) int {
+	if s, ok := DecodeString(content); ok {
+		return UTF16Len(s)
+	}
+	chars := 0
+	for _, b := range contentBlocks(content) {
+		switch b.String("type") {
+		case "text":
+			chars += UTF16Len(b.String("text"))
+		case "image":
+			chars += EstimatedImageChars
+		}
+	}
+	return chars
+}
+
+func sectionChars(raw RawMessage) int {
+	sections, err := ParseObject(raw)
+	if err != nil {
+		return 0
+	}
+	chars := 0
+	for _, v := range sections.Vals {
+		if s, ok := DecodeString(v); ok {
+			chars += UTF16Len(s)
+		}
+	}
+	return chars
+}
+
+func assistantChars(content RawMessage) int {
+	chars := 0
+	for _, b := range contentBlocks(content) {
+		switch b.String("type") {
+		case "text":
+			chars += UTF16Len(b.String("text"))
+		case "thinking":
+			chars += UTF16Len(b.String("thinking"))
+		case "toolCall":
+			chars += UTF16Len(b.String("name")) + StringifiedLen(b.Get("arguments"))
+		}
+	}
+	return chars
+}
+
+// ContextTokens is Pi's estimateContextTokens result.
+type ContextTokens struct {
+	Tokens         int  `json:"tokens"`
+	UsageTokens    int  `json:"usageTokens"`
+	TrailingTokens int  `json:"trailingTokens"`
+	LastUsageIndex *int `json:"lastUsageIndex"`
+}
+
+// EstimateContextTokens is Pi's estimateContextTokens: the last trusted
+// assistant usage plus estimates of the messages after it.
+func EstimateContextTokens(msgs []Object) ContextTokens {
+	idx, usage := lastAssistantUsage(msgs)
+	if idx < 0 {
+		total := 0
+		for _, m := range msgs {
+			total += EstimateTokens(m)
+		}
+		return ContextTokens{Tokens: total, TrailingTokens: total}
+	}
+	trailing := 0
+	for _, m := range msgs[idx+1:] {
+		trailing += EstimateTokens(m)
+	}
+	return ContextTokens{Tokens: usage + trailing, UsageTokens: usage, TrailingTokens: trailing, LastUsageIndex: &idx}
+}
+
+func lastAssistantUsage(msgs []Object) (int, int) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if n, ok := AssistantUsageTokens(msgs[i]); ok {
+			return i, n
+		}
+	}
+	return -1, 0
+}
+
+// AssistantUsageTokens returns calculateContextTokens of an assistant message's
+// usage when Pi trusts it: not aborted or errored, and non-zero.
+func AssistantUsageTokens(m Object) (int, bool) {
+	if m.String("role") != RoleAssistant || !m.Has("usage") {
+		return 0, false
+	}
+	if r := m.String("stopReason"); r == "aborted" || r == "error" {
+		return 0, false
+	}
+	var u Usage
+	if IsNull(m.Get("usage")) || json.Unmarshal(m.Get("usage"), &u) != nil {
+		return 0, false
+	}
+	n := u.TotalTokens
+	if n == 0 {
+		n = u.Input + u.Output + u.CacheRead + u.CacheWrite
+	}
+	return int(n), n > 0
+}

@@ -1,0 +1,165 @@
+package jsonl
+
+import (
+	"fmt"
+)
+
+// Len returns the number of entries (header lines and skipped lines excluded).
+func (ix *Index) Len() int { return len(ix.nodes) }
+
+// ID returns entry i's id.
+func (ix *Index) ID(i int) string { return ix.nodes[i].id }
+
+// Type returns entry i's type.
+func (ix *Index) Type(i int) EntryType { return ix.nodes[i].typ }
+
+// LineNum returns the 1-based line of entry i.
+func (ix *Index) LineNum(i int) int { return int(ix.nodes[i].line) }
+
+// Offset returns the byte offset of entry i's JSON text.
+func (ix *Index) Offset(i int) int64 { return ix.nodes[i].offset }
+
+// Length returns the byte length of entry i's JSON text.
+func (ix *Index) Length(i int) int { return int(ix.nodes[i].length) }
+
+// Parent returns the entry number of i's parent: None for a root, and None too
+// for a parent id that names no entry (see DanglingParent).
+func (ix *Index) Parent(i int) int {
+	p := int(ix.nodes[i].parent)
+	if p == dangling {
+		return None
+	}
+	return p
+}
+
+// DanglingParent returns the parentId of entry i when it names no entry.
+func (ix *Index) DanglingParent(i int) (string, bool) {
+	id, ok := ix.dangling[int32(i)]
+	return id, ok
+}
+
+// Lookup returns the entry number for an id; with duplicate ids the later entry
+// wins, as in Pi.
+func (ix *Index) Lookup(id string) (int, bool) {
+	i, ok := ix.byID[id]
+	return int(i), ok
+}
+
+// ActiveLeaf returns the entry Pi resumes at: the last entry of the file, or
+// None when there are no entries.
+func (ix *Index) ActiveLeaf() int { return len(ix.nodes) - 1 }
+
+// ResolveLeaf maps a user-given leaf id to an entry; "" means the active leaf.
+func (ix *Index) ResolveLeaf(id string) (int, error) {
+	if id == "" {
+		if ix.Len() == 0 {
+			return None, nil
+		}
+		return ix.ActiveLeaf(), nil
+	}
+	i, ok := ix.Lookup(id)
+	if !ok {
+		return None, &PosError{File: ix.Name, Err: fmt.Errorf("no entry with id %q", id)}
+	}
+	return i, nil
+}
+
+// Label returns the current label of entry i, if any.
+func (ix *Index) Label(i int) (labelEntry int, ok bool) {
+	l, ok := ix.labels[ix.nodes[i].id]
+	return int(l), ok
+}
+
+// Children returns, for every entry, its children in file order. Entries whose
+// parent is missing or themselves are roots, listed under None's slot: the
+// second return value.
+func (ix *Index) Children() (children [][]int32, roots []int32) {
+	children = make([][]int32, len(ix.nodes))
+	for i, n := range ix.nodes {
+		p := n.parent
+		if p < 0 || int(p) == i {
+			roots = append(roots, int32(i))
+			continue
+		}
+		children[p] = append(children[p], int32(i))
+	}
+	return children, roots
+}
+
+// Leaves returns the entries that have no children, in file order.
+func (ix *Index) Leaves() []int {
+	hasChild := make([]bool, len(ix.nodes))
+	for i, n := range ix.nodes {
+		if n.parent >= 0 && int(n.parent) != i {
+			hasChild[n.parent] = true
+		}
+	}
+	var leaves []int
+	for i, c := range hasChild {
+		if !c {
+			leaves = append(leaves, i)
+		}
+	}
+	return leaves
+}
+
+// CycleError reports a parent chain that loops. Pi never stops on one.
+type CycleError struct {
+	File    string
+	Entries []CycleEntry // the entries of the loop, from the first one met
+}
+
+// CycleEntry is one member of a cycle.
+type CycleEntry struct {
+	ID   string
+	Line int
+}
+
+func (e *CycleError) Error() string {
+	s := fmt.Sprintf("%s: parent cycle through %d entries:", e.File, len(e.Entries))
+	for i, c := range e.Entries {
+		if i == 4 {
+			s += " …"
+			break
+		}
+		s += fmt.Sprintf(" %s (line %d)", c.ID, c.Line)
+	}
+	return s
+}
+
+// Unwrap lets errors.Is match ErrCycle.
+func (e *CycleError) Unwrap() error { return ErrCycle }
+
+// Path returns the entries from a root to leaf, in order. A parent that names
+// no entry ends the walk there, as in Pi; a cycle is a *CycleError.
+func (ix *Index) Path(leaf int) ([]int, error) {
+	if leaf == None {
+		return nil, nil
+	}
+	seen := make([]uint64, (len(ix.nodes)+63)/64)
+	var path []int
+	for cur := int32(leaf); cur >= 0; cur = ix.nodes[cur].parent {
+		if seen[cur>>6]&(1<<(cur&63)) != 0 {
+			return nil, ix.cycleError(cur)
+		}
+		seen[cur>>6] |= 1 << (cur & 63)
+		path = append(path, int(cur))
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path, nil
+}
+
+func (ix *Index) cycleError(start int32) *CycleError {
+	e := &CycleError{File: ix.Name}
+	cur := start
+	for {
+		n := ix.nodes[cur]
+		e.Entries = append(e.Entries, CycleEntry{ID: n.id, Line: int(n.line)})
+		cur = n.parent
+		if cur == start || cur < 0 {
+			return e
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package jsonl
+
+// EntryType is the type of a session line, as a small integer.
+type EntryType uint8
+
+// The entry types of a v3 session, plus the header and anything unknown.
+const (
+	TypeUnknown EntryType = iota
+	TypeSession
+	TypeMessage
+	TypeCustomMessage
+	TypeBranchSummary
+	TypeCompaction
+	TypeContextEdit
+	TypeModelChange
+	TypeThinkingLevelChange
+	TypeUsage
+	TypeCustom
+	TypeLabel
+	TypeSessionInfo
+)
+
+var typeNames = [...]string{
+	TypeUnknown:             "",
+	TypeSession:             "session",
+	TypeMessage:             "message",
+	TypeCustomMessage:       "custom_message",
+	TypeBranchSummary:       "branch_summary",
+	TypeCompaction:          "compaction",
+	TypeContextEdit:         "context_edit",
+	TypeModelChange:         "model_change",
+	TypeThinkingLevelChange: "thinking_level_change",
+	TypeUsage:               "usage",
+	TypeCustom:              "custom",
+	TypeLabel:               "label",
+	TypeSessionInfo:         "session_info",
+}
+
+// String returns the type's name as written in files.
+func (t EntryType) String() string { return typeNames[t] }
+
+// ParseEntryType maps a type name to its EntryType; unknown names give TypeUnknown.
+func ParseEntryType(name string) EntryType {
+	for i, n := range typeNames {
+		if n == name && i != 0 {
+			return EntryType(i)
+		}
+	}
+	return TypeUnknown
+}
+
+// CurrentVersion is the session format version Pi 1.6.0 writes.
+const CurrentVersion = 3
+
+// Header is the first line of a session file.
+type Header struct {
+	Type          string `json:"type"`
+	Version       int    `json:"version,omitempty"`
+	ID            string `json:"id"`
+	Timestamp     string `json:"timestamp"`
+	Cwd           string `json:"cwd"`
+	ParentSession string `json:"parentSession,omitempty"`
+}
+
+// EntryBase holds the fields every entry has.
+type EntryBase struct {
+	Type      string  `json:"type"`
+	ID        string  `json:"id"`
+	ParentID  *string `json:"parentId"`
+	Timestamp string  `json:"timestamp"`
+}
+
+// MessageEntry carries one AgentMessage (type "message").
+type MessageEntry struct {
+	EntryBase
+	Message Message `json:"message"`
+}
+
+// CustomMessageEntry is an extension message that takes part in the context.
+type CustomMessageEntry struct {
+	EntryBase
+	CustomType string     `json:"customType"`
+	Content    RawMessage `json:"content"` // string or text/image blocks
+	Display    bool       `json:"display"`
+	Details    RawMessage `json:"details,omitempty"`
+}
+
+// FileLists are the files a summary records as read and modified.
+type FileLists struct {
+	ReadFiles     []string `json:"readFiles"`
+	ModifiedFiles []string `json:"modifiedFiles"`
+}
+
+// BranchSummaryEntry summarises a branch the conversation came back from.
+type BranchSummaryEntry struct {
+	EntryBase
+	FromID   string     `json:"fromId"`
+	Summary  string     `json:"summary"`
+	Details  RawMessage `json:"details,omitempty"`
+	FromHook bool       `json:"fromHook,omitempty"`
+	Usage    RawMessage `json:"usage,omitempty"`
+}
+
+// CompactionEntry replaces the history before firstKeptEntryId with a summary.
+type CompactionEntry struct {
+	EntryBase
+	Summary             string     `json:"summary"`
+	FirstKeptEntryID    string     `json:"firstKeptEntryId"`
+	FirstKeptEntryIndex *int       `json:"firstKeptEntryIndex,omitempty"` // v1 only
+	TokensBefore        float64    `json:"tokensBefore"`
+	Details             RawMessage `json:"details,omitempty"`
+	FromHook            bool       `json:"fromHook,omitempty"`
+	Usage               RawMessage `json:"usage,omitempty"`
+	SystemMessage       RawMessage `json:"systemMessage,omitempty"`
+}
+
+// ContextEditEntry drops (Replacement null) or replaces one earlier entry's content.
+type ContextEditEntry struct {
+	EntryBase
+	TargetID    string     `json:"targetId"`
+	Replacement RawMessage `json:"replacement"`
+}
+
+// ModelChangeEntry sets the model.
+type ModelChangeEntry struct {
+	EntryBase
+	Provider string `json:"provider"`
+	ModelID  string `json:"modelId"`
+}
+
+// ThinkingLevelChangeEntry sets the thinking level.
+type ThinkingLevelChangeEntry struct {
+	EntryBase
+	ThinkingLevel string `json:"thinkingLevel"`
+}
+
+// UsageEntry records tokens spent outside the conversation (summaries, tools).
+type UsageEntry struct {
+	EntryBase
+	Kind     string     `json:"kind"`
+	Provider string     `json:"provider"`
+	Model    string     `json:"model"`
+	Usage    Usage      `json:"usage"`
+	Note     RawMessage `json:"note,omitempty"`
+}
+
+// CustomEntry is extension state that does not take part in the context.
+type CustomEntry struct {
+	EntryBase
+	CustomType string     `json:"customType"`
+	Data       RawMessage `json:"data,omitempty"`
+}
+
+// LabelEntry sets (or, when Label is empty, clears) the label of an entry.
+type LabelEntry struct {
+	EntryBase
+	TargetID string `json:"targetId"`
+	Label    string `json:"label,omitempty"`
+}
+
+// SessionInfoEntry names the session; the latest one wins.
+type SessionInfoEntry struct {
+	EntryBase
+	Name *string `json:"name,omitempty"`
+}
+
+// The message roles.
+const (
+	RoleSystem            = "system"
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleBashExecution     = "bashExecution"
+	RoleCustom            = "custom"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+	RoleHookMessage       = "hookMessage" // v2 name of RoleCustom
+)
+
+// Message is an AgentMessage with the union of its roles' fields. Content is
+// kept raw: a string, or an array of Block.
+type Message struct {
+	Role      string     `json:"role"`
+	Content   RawMessage `json:"content,omitempty"`
+	Timestamp RawMessage `json:"timestamp,omitempty"`
+
+	// system
+	Sections     map[string]*string `json:"sections,omitempty"`
+	ToolsAdded   RawMessage         `json:"toolsAdded,omitempty"`
+	ToolsRemoved []string           `json:"toolsRemoved,omitempty"`
+
+	// assistant
+	API           string `json:"api,omitempty"`
+	Provider      string `json:"provider,omitempty"`
+	Model         string `json:"model,omitempty"`
+	Usage         *Usage `json:"usage,omitempty"`
+	StopReason    string `json:"stopReason,omitempty"`
+	ErrorMessage  string `json:"errorMessage,omitempty"`
+	ThinkingLevel string `json:"thinkingLevel,omitempty"`
+	ResponseModel string `json:"responseModel,omitempty"`
+
+	// toolResult
+	ToolCallID  string     `json:"toolCallId,omitempty"`
+	ToolName    string     `json:"toolName,omitempty"`
+	Details     RawMessage `json:"details,omitempty"`
+	IsError     bool       `json:"isError,omitempty"`
+	NestedCalls RawMessage `json:"nestedCalls,omitempty"`
+
+	// bashExecution
+	Command            string `json:"command,omitempty"`
+	Output             string `json:"output,omitempty"`
+	ExitCode           *int   `json:"exitCode,omitempty"`
+	Cancelled          bool   `json:"cancelled,omitempty"`
+	Truncated          bool   `json:"truncated,omitempty"`
+	FullOutputPath     string `json:"fullOutputPath,omitempty"`
+	ExcludeFromContext bool   `json:"excludeFromContext,omitempty"`
+
+	// custom, branchSummary, compactionSummary
+	CustomType   string  `json:"customType,omitempty"`
+	Display      *bool   `json:"display,omitempty"`
+	Summary      string  `json:"summary,omitempty"`
+	FromID       string  `json:"fromId,omitempty"`
+	TokensBefore float64 `json:"tokensBefore,omitempty"`
+}
+
+// Block is one content block: text, image, thinking or toolCall.
+type Block struct {
+	Type string `json:"type"`
+
+	Text string `json:"text,omitempty"` // text
+
+	Data     string `json:"data,omitempty"` // image, base64
+	MimeType string `json:"mimeType,omitempty"`
+
+	Thinking          string `json:"thinking,omitempty"` // thinking
+	ThinkingSignature string `json:"thinkingSignature,omitempty"`
+	Redacted          bool   `json:"redacted,omitempty"`
+
+	ID               string     `json:"id,omitempty"` // toolCall
+	Name             string     `json:"name,omitempty"`
+	Arguments        RawMessage `json:"arguments,omitempty"`
+	ThoughtSignature string     `json:"thoughtSignature,omitempty"`
+}
+
+// Usage is the token and cost record of an assistant message.
+type Usage struct {
+	Input       float64 `json:"input"`
+	Output      float64 `json:"output"`
+	CacheRead   float64 `json:"cacheRead"`
+	CacheWrite  float64 `json:"cacheWrite"`
+	TotalTokens float64 `json:"totalTokens"`
+	Cost        *Cost   `json:"cost,omitempty"`
+}
+
+// Cost is the price of a Usage in dollars.
+type Cost struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+	Total      float64 `json:"total"`
+}
