@@ -71,6 +71,17 @@ func commands(e *env) []*cli.Command {
 	return []*cli.Command{
 		contextCommand(e),
 		tokensCommand(e),
+		treeCommand(e),
+		infoCommand(e),
+		lsCommand(e),
+		validateCommand(e),
+		repairCommand(e),
+		compactCommand(e),
+		nightlyCommand(e),
+		redactCommand(e),
+		exportCommand(e),
+		cloneCommand(e),
+		forkCommand(e),
 	}
 }
 

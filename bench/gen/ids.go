@@ -1,0 +1,81 @@
+package gen
+
+import (
+	"encoding/hex"
+	"math/rand/v2"
+	"time"
+)
+
+// isoLayout is Date.prototype.toISOString's format: UTC, milliseconds, a literal Z.
+const isoLayout = "2006-01-02T15:04:05.000Z"
+
+// idSource hands out entry ids: 8 lowercase hex characters, like Pi's generateId. Each id is a
+// keyed bijection of a counter, so ids look random yet never repeat (for 2^32 entries) without
+// remembering the ids already given.
+type idSource struct {
+	inKey, outKey uint32
+	n             uint32
+}
+
+// newIDSource keys the id permutation from the random source.
+func newIDSource(rng *rand.Rand) idSource {
+	return idSource{inKey: rng.Uint32(), outKey: rng.Uint32()}
+}
+
+// next returns a fresh id.
+func (s *idSource) next() string {
+	x := mix32(s.n^s.inKey) ^ s.outKey
+	s.n++
+	var raw [4]byte
+	raw[0], raw[1], raw[2], raw[3] = byte(x>>24), byte(x>>16), byte(x>>8), byte(x)
+	return hex.EncodeToString(raw[:])
+}
+
+// mix32 is an invertible integer hash (xorshift-multiply, "lowbias32"): distinct inputs give
+// distinct outputs.
+func mix32(x uint32) uint32 {
+	x ^= x >> 16
+	x *= 0x7feb352d
+	x ^= x >> 15
+	x *= 0x846ca68b
+	x ^= x >> 16
+	return x
+}
+
+// clock is the session's simulated time. It only moves forward, so entry timestamps strictly
+// increase.
+type clock struct {
+	rng *rand.Rand
+	now time.Time
+}
+
+// advance moves the clock forward by 1 ms up to maxMs ms and returns the new time.
+func (c *clock) advance(maxMs int) time.Time {
+	c.now = c.now.Add(time.Duration(1+c.rng.IntN(maxMs)) * time.Millisecond)
+	return c.now
+}
+
+// iso formats t as JSON.stringify formats a Date.
+func iso(t time.Time) string {
+	return t.UTC().Format(isoLayout)
+}
+
+// uuidV7 returns a UUIDv7 string for t with random bits from rng, as Pi names new sessions.
+func uuidV7(t time.Time, rng *rand.Rand) string {
+	var b [16]byte
+	ms := uint64(t.UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	r1, r2 := rng.Uint64(), rng.Uint64()
+	for i := 6; i < 16; i++ {
+		b[i] = byte(r1 >> (8 * (i - 6)))
+		if i >= 12 {
+			b[i] = byte(r2 >> (8 * (i - 12)))
+		}
+	}
+	b[6] = 0x70 | b[6]&0x0f
+	b[8] = 0x80 | b[8]&0x3f
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run pitool in-process as the "pitool" command.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"pitool": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI stories in testdata/script/*.txtar. $CORPUS points
+// at the committed copies of the shared corpus in testdata/corpus.
+func TestScripts(t *testing.T) {
+	corpus, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("CORPUS", corpus+"/../../testdata/corpus")
+			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")
+			return nil
+		},
+	})
+}
