@@ -332,7 +332,7 @@ func TestPiReference(t *testing.T) {
 			}
 			checkRefContext(t, ref, file)
 			checkRefProvider(t, ref, file)
-			checkRefPrepare(t, ref, file)
+			checkRefPrepare(t, ref, file, lastAnswer(t, data))
 			checkRefTree(t, ref, file, st)
 			checkStringifyFixedPoint(t, file)
 		})
@@ -378,16 +378,30 @@ func checkRefProvider(t *testing.T, ref, file string) {
 	}
 }
 
-// checkRefPrepare checks that Pi finds a cut point to compact at.
-func checkRefPrepare(t *testing.T, ref, file string) {
-	var prep struct {
+// checkRefPrepare checks that Pi finds something to compact on the path to the last final
+// answer (the file itself may end right after a compaction or a branch, with nothing to do).
+func checkRefPrepare(t *testing.T, ref, file string, leaf string) {
+	var prep *struct {
 		FirstKeptEntryID    string `json:"firstKeptEntryId"`
 		MessagesToSummarize int    `json:"messagesToSummarize"`
+		TurnPrefixMessages  int    `json:"turnPrefixMessages"`
 	}
-	runRef(t, ref, &prep, "prepare", file, "--keep-recent-tokens", "2000")
-	if prep.FirstKeptEntryID == "" {
-		t.Fatalf("pi-ref prepare: %+v", prep)
+	runRef(t, ref, &prep, "prepare", file, "--leaf", leaf, "--keep-recent-tokens", "2000")
+	if prep == nil || prep.FirstKeptEntryID == "" || prep.MessagesToSummarize+prep.TurnPrefixMessages == 0 {
+		t.Fatalf("pi-ref prepare --leaf %s: %+v", leaf, prep)
 	}
+}
+
+// lastAnswer returns the id of the last assistant message that ends a turn.
+func lastAnswer(t *testing.T, data []byte) string {
+	_, entries := parse(t, data)
+	for i := len(entries) - 1; i >= 0; i-- {
+		if e := entries[i]; e.role() == "assistant" && len(e.toolCallIDs(t)) == 0 {
+			return e.ID
+		}
+	}
+	t.Fatal("no final answer in the session")
+	return ""
 }
 
 // checkRefTree checks that Pi sees as many leaves as Write reported.
