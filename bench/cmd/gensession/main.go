@@ -1,0 +1,17 @@
+// Command gensession writes a synthetic Pi session file of a chosen size and shape, for
+// benchmarks: see bench/gen for what the sessions contain.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
