@@ -1,0 +1,286 @@
+package exporter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// ErrNoHeader means the source has no session header; Pi refuses to open such
+// a file, so it cannot be cloned or forked.
+var ErrNoHeader = errors.New("no session header (Pi cannot open this file; run pitool repair first)")
+
+// NewHeader is the header of a session written by Clone, Fork or ForkFrom.
+type NewHeader struct {
+	ID            string    // a fresh UUIDv7
+	Time          time.Time // the creation time
+	Cwd           string
+	ParentSession string // absolute path of the source, "" when it has none (stdin)
+}
+
+// FreshHeader returns a header with a new UUIDv7 and the current time, as
+// Pi's newSession makes one.
+func FreshHeader(cwd, parentSession string) (NewHeader, error) {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return NewHeader{}, fmt.Errorf("new session id: %w", err)
+	}
+	return NewHeader{ID: id.String(), Time: time.Now().UTC(), Cwd: cwd, ParentSession: parentSession}, nil
+}
+
+// Timestamp is the header time as JavaScript's toISOString writes it.
+func (h NewHeader) Timestamp() string { return h.Time.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// FileName is Pi's name for the session file: the timestamp with ':' and '.'
+// replaced by '-', an underscore, the id and ".jsonl".
+func (h NewHeader) FileName() string {
+	return strings.NewReplacer(":", "-", ".", "-").Replace(h.Timestamp()) + "_" + h.ID + ".jsonl"
+}
+
+// AppendJSON writes the header line as Pi's JSON.stringify does.
+func (h NewHeader) AppendJSON(dst []byte) []byte {
+	o := jsonl.ObjectOf("type", jsonl.QuoteString("session"), "version", []byte("3"),
+		"id", jsonl.QuoteString(h.ID), "timestamp", jsonl.QuoteString(h.Timestamp()), "cwd", jsonl.QuoteString(h.Cwd))
+	if h.ParentSession != "" {
+		o.Set("parentSession", jsonl.QuoteString(h.ParentSession))
+	}
+	return o.AppendJSON(dst)
+}
+
+// SourceCwd returns the cwd a copy of ix keeps: the header's, made absolute
+// as Pi's resolvePath does.
+func SourceCwd(ix *jsonl.Index) (string, error) {
+	if !ix.HasHeader {
+		return "", &jsonl.PosError{File: ix.Name, Err: ErrNoHeader}
+	}
+	return filepath.Abs(ix.Header.Cwd)
+}
+
+// Result describes a session written by Clone, Fork or ForkFrom.
+type Result struct {
+	Entries int // entries written after the header
+	Labels  int // label entries recreated
+}
+
+// Clone writes Pi's createBranchedSession(leaf) to w: the header, the path
+// root→leaf without label entries (entries re-chained around them), then one
+// new label entry for each label still set on a path entry, in the order Pi's
+// label map holds them.
+func Clone(w io.Writer, ix *jsonl.Index, leaf int, h NewHeader) (Result, error) {
+	path, err := ix.Path(leaf)
+	if err != nil {
+		return Result{}, err
+	}
+	labels, err := labelOrder(ix)
+	if err != nil {
+		return Result{}, err
+	}
+	out, err := jsonl.NewWriter(w, jsonl.Plain)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := out.WriteLine(h.AppendJSON(nil)); err != nil {
+		return Result{}, err
+	}
+	kept, err := writeBranch(out, ix, path)
+	if err != nil {
+		return Result{}, err
+	}
+	n, err := writeLabels(out, labels, kept)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Entries: len(kept.order) + n, Labels: n}, out.Close()
+}
+
+// keptPath is the label-free path as written: ids in order and as a set.
+type keptPath struct {
+	order []string
+	ids   map[string]bool
+}
+
+func writeBranch(out *jsonl.Writer, ix *jsonl.Index, path []int) (keptPath, error) {
+	kept := keptPath{ids: map[string]bool{}}
+	replacement := map[string]string{} // label id → the next kept entry
+	var pending []string
+	parent := jsonl.RawMessage("null")
+	for _, i := range path {
+		e, err := ix.Decode(i)
+		if err != nil {
+			return kept, err
+		}
+		if e.Type == jsonl.TypeLabel {
+			pending = append(pending, e.ID)
+			continue
+		}
+		for _, l := range pending {
+			replacement[l] = e.ID
+		}
+		pending = pending[:0]
+		if err := out.WriteLine(rechain(e, parent, replacement)); err != nil {
+			return kept, err
+		}
+		parent = jsonl.QuoteString(e.ID)
+		kept.order = append(kept.order, e.ID)
+		kept.ids[e.ID] = true
+	}
+	return kept, nil
+}
+
+// rechain is {...entry, parentId} (and, for a compaction, a firstKeptEntryId
+// that pointed at a dropped label moved to the entry that replaced it).
+func rechain(e *jsonl.Entry, parent jsonl.RawMessage, replacement map[string]string) []byte {
+	o := e.Obj.Clone()
+	o.Set("parentId", parent)
+	if e.Type == jsonl.TypeCompaction {
+		first := o.String("firstKeptEntryId")
+		if r, ok := replacement[first]; ok && first != e.ID {
+			o.Set("firstKeptEntryId", jsonl.QuoteString(r))
+		}
+	}
+	return jsonl.Canonical(o.AppendJSON(nil))
+}
+
+// labelState is one live entry of Pi's labelsById map.
+type labelState struct {
+	target, label, timestamp string
+}
+
+// labelOrder replays every label entry of the file in order, as Pi's
+// _buildIndex does, and returns the labels still set in the Map's iteration
+// order: a key keeps its first position until it is deleted.
+func labelOrder(ix *jsonl.Index) ([]labelState, error) {
+	var order []labelState
+	pos := map[string]int{}
+	for i := 0; i < ix.Len(); i++ {
+		if ix.Type(i) != jsonl.TypeLabel {
+			continue
+		}
+		e, err := ix.Decode(i)
+		if err != nil {
+			return nil, err
+		}
+		target, label := e.Obj.String("targetId"), e.Obj.String("label")
+		p, live := pos[target]
+		switch {
+		case label == "" && live:
+			order[p].target = ""
+			delete(pos, target)
+		case label != "" && live:
+			order[p].label, order[p].timestamp = label, e.Timestamp()
+		case label != "":
+			pos[target] = len(order)
+			order = append(order, labelState{target, label, e.Timestamp()})
+		}
+	}
+	return order, nil
+}
+
+func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, error) {
+	parent := jsonl.RawMessage("null")
+	if len(kept.order) > 0 {
+		parent = jsonl.QuoteString(kept.order[len(kept.order)-1])
+	}
+	n := 0
+	for _, l := range labels {
+		if l.target == "" || !kept.ids[l.target] {
+			continue
+		}
+		id := freshEntryID(kept.ids)
+		kept.ids[id] = true
+		o := jsonl.ObjectOf("type", jsonl.QuoteString("label"), "id", jsonl.QuoteString(id), "parentId", parent,
+			"timestamp", jsonl.QuoteString(l.timestamp), "targetId", jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
+		if err := out.WriteLine(o.AppendJSON(nil)); err != nil {
+			return n, err
+		}
+		parent = jsonl.QuoteString(id)
+		n++
+	}
+	return n, nil
+}
+
+// freshEntryID is Pi's generateId: the first 8 characters of a random UUID,
+// retried while taken, then a whole UUID.
+func freshEntryID(taken map[string]bool) string {
+	for range 100 {
+		if id := uuid.NewString()[:8]; !taken[id] {
+			return id
+		}
+	}
+	return uuid.NewString()
+}
+
+// ForkPoint returns the leaf Pi's /fork branches at for the user message id:
+// its parent, or None when the message is a root (the fork is then a new,
+// empty session).
+func ForkPoint(ix *jsonl.Index, id string) (int, error) {
+	i, err := ix.ResolveLeaf(id)
+	if err != nil {
+		return jsonl.None, err
+	}
+	e, err := ix.Decode(i)
+	if err != nil {
+		return jsonl.None, err
+	}
+	msg, _ := e.Message()
+	if e.Type != jsonl.TypeMessage || msg.String("role") != jsonl.RoleUser {
+		return jsonl.None, &jsonl.PosError{File: ix.Name, Line: e.Line, Offset: e.Offset,
+			Err: fmt.Errorf("entry %s is a %s, not a user message: fork cuts just before a user message", id, describe(e, msg))}
+	}
+	if pid, ok := ix.DanglingParent(i); ok {
+		return jsonl.None, &jsonl.PosError{File: ix.Name, Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("entry %s has a parent %s that is not in the file", id, pid)}
+	}
+	return ix.Parent(i), nil
+}
+
+func describe(e *jsonl.Entry, msg jsonl.Object) string {
+	if role := msg.String("role"); e.Type == jsonl.TypeMessage && role != "" {
+		return role + " message"
+	}
+	return e.TypeName() + " entry"
+}
+
+// Fork writes Pi's /fork: a clone of the branch that ends at leaf (from
+// ForkPoint), or only a header when leaf is None.
+func Fork(w io.Writer, ix *jsonl.Index, leaf int, h NewHeader) (Result, error) {
+	if leaf != jsonl.None {
+		return Clone(w, ix, leaf, h)
+	}
+	out, err := jsonl.NewWriter(w, jsonl.Plain)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := out.WriteLine(h.AppendJSON(nil)); err != nil {
+		return Result{}, err
+	}
+	return Result{}, out.Close()
+}
+
+// ForkFrom writes Pi's forkFrom: a header for another cwd, then every entry of
+// the source, each as JSON.stringify writes it. Entries of v1/v2 files are
+// written migrated, so that the result is a valid v3 file.
+func ForkFrom(w io.Writer, ix *jsonl.Index, h NewHeader) (Result, error) {
+	out, err := jsonl.NewWriter(w, jsonl.Plain)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := out.WriteLine(h.AppendJSON(nil)); err != nil {
+		return Result{}, err
+	}
+	for i := 0; i < ix.Len(); i++ {
+		e, err := ix.Decode(i)
+		if err != nil {
+			return Result{}, err
+		}
+		if err := out.WriteLine(jsonl.Canonical(e.Obj.AppendJSON(nil))); err != nil {
+			return Result{}, err
+		}
+	}
+	return Result{Entries: ix.Len()}, out.Close()
+}

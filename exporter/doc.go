@@ -1,0 +1,4 @@
+// Package exporter turns a session into something to read or to continue
+// from: a self-contained HTML page or Markdown of a branch, and Pi-compatible
+// clones and forks of a session file.
+package exporter
