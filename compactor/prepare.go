@@ -1,0 +1,154 @@
+package compactor
+
+import (
+	"github.com/pitool/pitool/jsonl"
+)
+
+// Settings are Pi's compaction settings.
+type Settings struct {
+	ReserveTokens    int // room kept free for the reply (Pi's default 16384)
+	KeepRecentTokens int // recent context kept verbatim (Pi's default 20000)
+}
+
+// DefaultSettings are Pi 1.6.0's DEFAULT_COMPACTION_SETTINGS.
+var DefaultSettings = Settings{ReserveTokens: 16384, KeepRecentTokens: 20000}
+
+// Due is Pi's shouldCompact: the context no longer leaves reserveTokens free.
+func (s Settings) Due(contextTokens, contextWindow int) bool {
+	return contextTokens > contextWindow-s.ReserveTokens
+}
+
+// Preparation is Pi's CompactionPreparation for one path.
+type Preparation struct {
+	FirstKeptEntryID    string
+	MessagesToSummarize []jsonl.Object
+	TurnPrefixMessages  []jsonl.Object
+	IsSplitTurn         bool
+	TokensBefore        int
+	PreviousSummary     jsonl.RawMessage // nil without a previous compaction
+	FileOps             FileOps
+	// SystemMessage is the current system message of the projected context,
+	// the checkpoint the compaction entry carries.
+	SystemMessage   jsonl.Object
+	HasSystemMessage bool
+}
+
+// Prepare is Pi's prepareCompaction on a decoded root-to-leaf path. It returns
+// nil (and no error) when there is nothing to compact: the leaf is already a
+// compaction, or no message precedes the cut.
+func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
+	if len(path) > 0 && path[len(path)-1].Type == jsonl.TypeCompaction {
+		return nil, nil
+	}
+	proj, err := jsonl.Project(path)
+	if err != nil {
+		return nil, err
+	}
+	return prepareProjection(proj, path, s), nil
+}
+
+// ProjectedTokens is Pi's estimateProjectedContextTokens of a path's projection.
+func ProjectedTokens(proj *jsonl.Projection, path []*jsonl.Entry) int {
+	est := jsonl.EstimateContextTokens(proj.Messages)
+	if est.LastUsageIndex != nil && usageStillValid(proj, path, *est.LastUsageIndex) {
+		return est.Tokens
+	}
+	tokens := 0
+	if sys, ok := CurrentSystemMessage(proj.Messages); ok {
+		tokens = jsonl.EstimateTokens(sys)
+	}
+	for _, m := range proj.Messages {
+		if m.String("role") != jsonl.RoleSystem {
+			tokens += jsonl.EstimateTokens(m)
+		}
+	}
+	return tokens
+}
+
+// usageStillValid reports whether the entry holding the last usage comes after
+// the latest context edit or compaction of the path.
+func usageStillValid(proj *jsonl.Projection, path []*jsonl.Entry, usageIndex int) bool {
+	usageID, k := "", 0
+	for _, e := range proj.Entries {
+		if next := k + len(e.Messages); usageIndex < next {
+			usageID = e.Entry.ID
+			break
+		} else {
+			k = next
+		}
+	}
+	usageAt, invalidAt := -1, -1
+	for i, e := range path {
+		if usageAt < 0 && usageID != "" && e.ID == usageID {
+			usageAt = i
+		}
+		if e.Type == jsonl.TypeContextEdit || e.Type == jsonl.TypeCompaction {
+			invalidAt = i
+		}
+	}
+	return usageAt > invalidAt
+}
+
+func prepareProjection(proj *jsonl.Projection, path []*jsonl.Entry, s Settings) *Preparation {
+	entries := proj.Entries
+	prev, start := -1, 0
+	for i, e := range entries {
+		if e.Entry.Type == jsonl.TypeCompaction && len(e.Messages) > 0 {
+			prev, start = i, i+1
+			break
+		}
+	}
+	cut := findProjectedCutPoint(entries, start, len(entries), s.KeepRecentTokens)
+	if cut.firstKept >= len(entries) || entries[cut.firstKept].Entry.ID == "" {
+		return nil
+	}
+	historyEnd := cut.firstKept
+	if cut.isSplitTurn {
+		historyEnd = cut.turnStart
+	}
+	p := &Preparation{
+		FirstKeptEntryID:    entries[cut.firstKept].Entry.ID,
+		MessagesToSummarize: summarizable(entries[start:historyEnd]),
+		IsSplitTurn:         cut.isSplitTurn,
+		TokensBefore:        ProjectedTokens(proj, path),
+	}
+	if cut.isSplitTurn {
+		p.TurnPrefixMessages = summarizable(entries[cut.turnStart:cut.firstKept])
+	}
+	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
+		return nil
+	}
+	p.collectFiles(entries, prev)
+	p.SystemMessage, p.HasSystemMessage = CurrentSystemMessage(proj.Messages)
+	return p
+}
+
+func (p *Preparation) collectFiles(entries []jsonl.ProjectedEntry, prev int) {
+	if prev >= 0 {
+		p.PreviousSummary = entries[prev].Entry.Obj.Get("summary")
+		p.FileOps.addPrevious(entries[prev].Entry)
+	}
+	for _, m := range p.MessagesToSummarize {
+		p.FileOps.AddFromMessage(m)
+	}
+	for _, m := range p.TurnPrefixMessages {
+		p.FileOps.AddFromMessage(m)
+	}
+}
+
+// summarizable is Pi's getMessagesFromProjectedEntryForCompaction over a range:
+// compaction entries contribute nothing and system messages are prompt state.
+func summarizable(entries []jsonl.ProjectedEntry) []jsonl.Object {
+	var out []jsonl.Object
+	for _, e := range entries {
+		if e.Entry.Type == jsonl.TypeCompaction {
+			continue
+		}
+		for _, m := range e.Messages {
+			if m.String("role") != jsonl.RoleSystem {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}

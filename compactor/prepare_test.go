@@ -1,0 +1,250 @@
+package compactor
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/jsonl"
+)
+
+var update = flag.Bool("update", false, "regenerate goldens with ../../shared/pi-reference/pi-ref")
+
+const corpus = "../testdata/corpus"
+
+// planCase is one pitool-vs-pi-ref prepare comparison.
+type planCase struct {
+	name string
+	file string
+	leaf string
+	keep int
+}
+
+var keeps = []int{500, 2000, 20000}
+
+// generated are synthetic sessions (bench/gen) committed under testdata/gen:
+// huge tool results make the tail alone exceed the budget; tool-heavy ones are
+// almost only tool calls.
+var generated = map[string]gen.Options{
+	"tail-over-budget": {Seed: 11, Entries: 24, ToolResultBytes: 100000},
+	"tool-heavy":       {Seed: 12, Entries: 400, ToolHeavy: true},
+	"tool-heavy-big":   {Seed: 13, Entries: 150, ToolHeavy: true, ToolResultBytes: 12000},
+	"branchy":          {Seed: 14, Entries: 500, BranchEvery: 40, CompactionEvery: 120, Unicode: true},
+}
+
+func planCases(t *testing.T) []planCase {
+	var files []string
+	for _, dir := range []string{"real", "v3"} {
+		m, _ := filepath.Glob(filepath.Join(corpus, dir, "*.jsonl"))
+		files = append(files, m...)
+	}
+	for name := range generated {
+		files = append(files, generatedFile(t, name))
+	}
+	var cases []planCase
+	for _, f := range files {
+		for _, k := range keeps {
+			cases = append(cases, planCase{name: fmt.Sprintf("%s.k%d", strings.TrimSuffix(filepath.Base(f), ".jsonl"), k), file: f, keep: k})
+		}
+	}
+	return append(cases, branchedLeafCases(t)...)
+}
+
+func branchedLeafCases(t *testing.T) []planCase {
+	file := filepath.Join(corpus, "v3", "branched.jsonl")
+	ix, closeFn, err := jsonl.IndexFile(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	var cases []planCase
+	for _, leaf := range ix.Leaves() {
+		for _, k := range keeps {
+			id := ix.ID(leaf)
+			cases = append(cases, planCase{name: fmt.Sprintf("branched.leaf-%s.k%d", id, k), file: file, leaf: id, keep: k})
+		}
+	}
+	return cases
+}
+
+// generatedFile writes a generated session into testdata/gen with -update and
+// returns its path; without -update the committed file is used as is.
+func generatedFile(t *testing.T, name string) string {
+	path := filepath.Join("testdata", "gen", name+".jsonl")
+	if !*update {
+		return path
+	}
+	var buf bytes.Buffer
+	if _, err := gen.Write(&buf, generated[name]); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// planJSON is what pitool computes for a case, as pi-ref prepare prints it.
+func planJSON(t *testing.T, c planCase) []byte {
+	ix, closeFn, err := jsonl.IndexFile(c.file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	leaf, err := ix.ResolveLeaf(c.leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err := ix.Path(leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := ix.DecodePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(entries, Settings{ReserveTokens: 16384, KeepRecentTokens: c.keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p == nil {
+		return []byte("null")
+	}
+	return p.PlanFields().AppendJSON(nil)
+}
+
+func TestPrepareMatchesPiRef(t *testing.T) {
+	for _, c := range planCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			golden := filepath.Join("testdata", "prepare", c.name+".json")
+			if *update {
+				writePrepareGolden(t, c, golden)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./compactor -run TestPrepareMatchesPiRef -update)", err)
+			}
+			got := planJSON(t, c)
+			if isLegacy(t, c.file) {
+				compareLegacy(t, c, got, bytes.TrimSpace(want), golden)
+				return
+			}
+			if !bytes.Equal(got, bytes.TrimSpace(want)) {
+				t.Errorf("plan differs from pi-ref prepare\n got: %s\nwant: %s", clip(got), clip(want))
+			}
+		})
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 2000 {
+		return string(b[:2000]) + "…"
+	}
+	return string(b)
+}
+
+func isLegacy(t *testing.T, file string) bool {
+	ix, closeFn, err := jsonl.IndexFile(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	return ix.Version < 2
+}
+
+// compareLegacy compares a v1 file's plan without firstKeptEntryId, then checks
+// that pitool's firstKeptEntryId names the line pi-ref's did.
+func compareLegacy(t *testing.T, c planCase, got, want []byte, golden string) {
+	var g, w map[string]json.RawMessage
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	gotID, _ := strconv.Unquote(string(g["firstKeptEntryId"]))
+	delete(g, "firstKeptEntryId")
+	delete(w, "firstKeptEntryId")
+	gb, _ := json.Marshal(g)
+	wb, _ := json.Marshal(w)
+	if !bytes.Equal(gb, wb) {
+		t.Errorf("plan differs from pi-ref prepare\n got: %s\nwant: %s", clip(gb), clip(wb))
+	}
+	line, err := os.ReadFile(strings.TrimSuffix(golden, ".json") + ".line")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, closeFn, err := jsonl.IndexFile(c.file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	i, ok := ix.Lookup(gotID)
+	if !ok || strconv.Itoa(ix.LineNum(i)) != strings.TrimSpace(string(line)) {
+		t.Errorf("firstKeptEntryId %s is line %d, pi-ref kept line %s", gotID, ix.LineNum(i), line)
+	}
+}
+
+// writePrepareGolden runs pi-ref prepare (and, for v1 files, pi-ref migrate
+// with counter ids to find the line the kept id names).
+func writePrepareGolden(t *testing.T, c planCase, golden string) {
+	args := []string{"prepare", c.file, "--keep-recent-tokens", strconv.Itoa(c.keep)}
+	if c.leaf != "" {
+		args = append(args, "--leaf", c.leaf)
+	}
+	out := piRef(t, args...)
+	writeFile(t, golden, out)
+	if !isLegacy(t, c.file) {
+		return
+	}
+	var p struct{ FirstKeptEntryID string `json:"firstKeptEntryId"` }
+	if err := json.Unmarshal(out, &p); err != nil {
+		t.Fatal(err)
+	}
+	var migrated []struct{ ID string `json:"id"` }
+	if err := json.Unmarshal(piRef(t, "migrate", c.file), &migrated); err != nil {
+		t.Fatal(err)
+	}
+	for k, e := range migrated {
+		if e.ID == p.FirstKeptEntryID {
+			writeFile(t, strings.TrimSuffix(golden, ".json")+".line", []byte(strconv.Itoa(k+1)+"\n"))
+			return
+		}
+	}
+	t.Fatalf("pi-ref's firstKeptEntryId %s is not in pi-ref migrate", p.FirstKeptEntryID)
+}
+
+func piRef(t *testing.T, args ...string) []byte {
+	seq, err := filepath.Abs("testdata/seq-uuid.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("../../shared/pi-reference/pi-ref", args...)
+	cmd.Env = append(os.Environ(), "NODE_OPTIONS=--import "+seq)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pi-ref %v: %v", args, err)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
