@@ -1,17 +1,150 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/pitool/pitool/exporter"
+	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// cloneCommand is a placeholder until issue 6 (clone) lands; that work replaces this file.
+// newSessionOptions says where a clone or fork goes.
+type newSessionOptions struct {
+	out  string // -o: a file, or - for stdout
+	dir  string // --dir: a folder, the file named as Pi names it
+	json bool
+}
+
+func newSessionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder"},
+		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl"},
+		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object"},
+	}
+}
+
+func newSessionOpts(c *cli.Context) (newSessionOptions, error) {
+	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json")}
+	if o.out != "" && o.dir != "" {
+		return o, usagef("give -o or --dir, not both")
+	}
+	return o, nil
+}
+
 func cloneCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "clone",
-		Usage:  "(not built yet)",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("clone is not built yet") },
+		Name:      "clone",
+		Usage:     "copy one branch of a session into a new session file, as Pi's /clone does",
+		ArgsUsage: "FILE",
+		Description: `Writes a new session holding the path from the root to a leaf (the active
+leaf by default): a new UUIDv7 header whose parentSession is FILE, the path
+without label entries, and the labels still set on it recreated at the end,
+exactly as Pi's createBranchedSession does. FILE is never modified.
+
+By default the file goes where Pi looks for the session's cwd, so 'pi -r'
+lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
+<timestamp>_<id>.jsonl. The path written is printed on stdout.`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)"},
+		}, newSessionFlags()...),
+		Action: func(c *cli.Context) error {
+			file, err := oneFile(c)
+			if err != nil {
+				return err
+			}
+			opts, err := newSessionOpts(c)
+			if err != nil {
+				return err
+			}
+			return runClone(e, opts, file, c.String("leaf"))
+		},
 	}
+}
+
+func runClone(e *env, opts newSessionOptions, file, leafID string) error {
+	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	leaf, err := ix.ResolveLeaf(leafID)
+	if err != nil {
+		return err
+	}
+	if leaf == jsonl.None {
+		return fmt.Errorf("%s: the session has no entries to clone", file)
+	}
+	cwd, err := exporter.SourceCwd(ix)
+	if err != nil {
+		return err
+	}
+	return writeNewSession(e, opts, file, cwd, func(w io.Writer, h exporter.NewHeader) (exporter.Result, error) {
+		return exporter.Clone(w, ix, leaf, h)
+	})
+}
+
+// writeNewSession makes a fresh header for cwd, writes the session where opts
+// say, and reports the path (or, with --json, a summary) on stdout.
+func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
+	write func(io.Writer, exporter.NewHeader) (exporter.Result, error)) error {
+	parent := ""
+	if src != jsonl.StdinName {
+		abs, err := filepath.Abs(src)
+		if err != nil {
+			return err
+		}
+		parent = abs
+	}
+	h, err := exporter.FreshHeader(cwd, parent)
+	if err != nil {
+		return err
+	}
+	dest, err := destination(opts, h)
+	if err != nil {
+		return err
+	}
+	var res exporter.Result
+	err = writeOutput(e, dest, []string{src}, func(w io.Writer) error {
+		res, err = write(w, h)
+		return err
+	})
+	if err != nil || dest == "-" {
+		return err
+	}
+	return reportNewSession(e, opts, dest, h, res)
+}
+
+// destination is -o as given, or Pi's file name inside --dir or inside Pi's
+// sessions folder for the cwd (created when missing).
+func destination(opts newSessionOptions, h exporter.NewHeader) (string, error) {
+	if opts.out != "" {
+		return opts.out, nil
+	}
+	dir := opts.dir
+	if dir == "" {
+		sessions, err := sessionfiles.DefaultSessionsDir()
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(sessions, sessionfiles.CwdFolderName(h.Cwd))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create session folder: %w", err)
+	}
+	return filepath.Join(dir, h.FileName()), nil
+}
+
+func reportNewSession(e *env, opts newSessionOptions, path string, h exporter.NewHeader, res exporter.Result) error {
+	if !opts.json {
+		_, err := fmt.Fprintln(e.stdout, path)
+		return err
+	}
+	o := jsonl.ObjectOf("path", jsonl.QuoteString(path), "id", jsonl.QuoteString(h.ID),
+		"cwd", jsonl.QuoteString(h.Cwd), "parentSession", jsonl.QuoteString(h.ParentSession),
+		"entries", jsonl.AppendInt(nil, int64(res.Entries)), "labels", jsonl.AppendInt(nil, int64(res.Labels)))
+	return writeJSONLine(e, o.AppendJSON(nil))
 }
