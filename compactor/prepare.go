@@ -44,7 +44,7 @@ func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return prepareProjection(proj, path, s), nil
+	return PrepareProjection(proj, path, s), nil
 }
 
 // ProjectedTokens is Pi's estimateProjectedContextTokens of a path's projection.
@@ -89,7 +89,8 @@ func usageStillValid(proj *jsonl.Projection, path []*jsonl.Entry, usageIndex int
 	return usageAt > invalidAt
 }
 
-func prepareProjection(proj *jsonl.Projection, path []*jsonl.Entry, s Settings) *Preparation {
+// PrepareProjection is Prepare on a path already projected with jsonl.Project.
+func PrepareProjection(proj *jsonl.Projection, path []*jsonl.Entry, s Settings) *Preparation {
 	entries := proj.Entries
 	prev, start := -1, 0
 	for i, e := range entries {

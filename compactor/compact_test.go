@@ -1,0 +1,192 @@
+package compactor
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// recorder wraps a summarizer and keeps the requests it saw.
+type recorder struct {
+	Summarizer
+	reqs []Request
+}
+
+func (r *recorder) Summarize(ctx context.Context, req Request) (Response, error) {
+	r.reqs = append(r.reqs, req)
+	return r.Summarizer.Summarize(ctx, req)
+}
+
+func fixedOptions(id string, at time.Time, s Summarizer) Options {
+	return Options{Settings: Settings{ReserveTokens: 16384, KeepRecentTokens: 1000}, Force: true, Summarizer: s,
+		Now: func() time.Time { return at }, NewID: func(func(string) bool) string { return id }}
+}
+
+func copyToTemp(t *testing.T, src string) string {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func contextOf(t *testing.T, file string) (ctxJSON []byte, noResults int) {
+	ix, closeFn, err := jsonl.IndexFile(file, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	proj, err := ix.ProjectLeaf(ix.ActiveLeaf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, _ := jsonl.LastAssistantModel(proj.Messages)
+	provider := jsonl.TransformMessages(jsonl.ConvertToLlm(proj.Messages), model)
+	return proj.Context.AppendJSON(nil), bytes.Count(jsonl.AppendObjects(nil, provider), []byte(`"text":"`+jsonl.NoResultText+`"`))
+}
+
+// compactOnce compacts file, checks that exactly one complete line was
+// appended, and compares pitool's context with pi-ref's golden for it.
+func compactOnce(t *testing.T, file, golden string, opts Options) Outcome {
+	before, _ := os.ReadFile(file)
+	_, noBefore := contextOf(t, file)
+	out := CompactFile(context.Background(), file, opts)
+	if out.Status != Compacted {
+		t.Fatalf("%s: status %s: %s", golden, out.Status, out.Reason)
+	}
+	after, _ := os.ReadFile(file)
+	added := after[len(before):]
+	if !bytes.HasPrefix(after, before) || bytes.Count(added, []byte("\n")) != 1 || added[len(added)-1] != '\n' {
+		t.Fatalf("file was not extended by exactly one line: %q", clip(added))
+	}
+	checkEntryShape(t, added)
+	if *update {
+		writeFile(t, golden, piRef(t, "context", file))
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, noAfter := contextOf(t, file)
+	if !bytes.Equal(got, bytes.TrimSpace(want)) {
+		t.Errorf("pitool context differs from pi-ref context after compaction\n got: %s\nwant: %s", clip(got), clip(want))
+	}
+	if noAfter > noBefore {
+		t.Errorf("compaction split a tool call from its result: %d synthetic results, %d before", noAfter, noBefore)
+	}
+	return out
+}
+
+func checkEntryShape(t *testing.T, line []byte) {
+	obj, err := jsonl.ParseObject(bytes.TrimSpace(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "type id parentId timestamp summary firstKeptEntryId tokensBefore details fromHook"
+	if obj.Has("systemMessage") {
+		want += " systemMessage"
+	}
+	if got := strings.Join(obj.Keys, " "); got != want {
+		t.Errorf("entry keys %q, want %q (Pi's appendCompaction order)", got, want)
+	}
+}
+
+func TestCompactThenChain(t *testing.T) {
+	at := time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC)
+	// keep is small enough that each half still has something before the cut.
+	keep := map[string]int{"linear": 1000, "crashed": 1000, "agent-run": 200, "branched": 1000}
+	for _, name := range []string{"linear", "crashed", "agent-run", "branched"} {
+		t.Run(name, func(t *testing.T) {
+			src := filepath.Join(corpus, "v3", name+".jsonl")
+			file, rest := copyHalf(t, src, name != "branched")
+			rec := &recorder{Summarizer: Extractive{}}
+			opts := fixedOptions("c0ffee01", at, rec)
+			opts.KeepRecentTokens = keep[name]
+			first := compactOnce(t, file, filepath.Join("testdata", "after", name+".context.json"), opts)
+			if first.TokensAfter >= first.TokensBefore || first.KeptEntries == 0 {
+				t.Errorf("tokens %d → %d, kept %d", first.TokensBefore, first.TokensAfter, first.KeptEntries)
+			}
+			if rest == nil {
+				return
+			}
+			continueAfter(t, file, "c0ffee01", rest)
+			rec.reqs = nil
+			opts = fixedOptions("c0ffee02", at.Add(time.Hour), rec)
+			opts.KeepRecentTokens = keep[name]
+			compactOnce(t, file, filepath.Join("testdata", "after", name+".chained.context.json"), opts)
+			checkChained(t, file, rec.reqs)
+		})
+	}
+}
+
+// copyHalf copies the first half of a linear session to a temporary file and
+// returns the other half's lines; with half false it copies the whole file.
+func copyHalf(t *testing.T, src string, half bool) (string, [][]byte) {
+	file := copyToTemp(t, src)
+	if !half {
+		return file, nil
+	}
+	data, _ := os.ReadFile(file)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	m := len(lines) / 2
+	if err := os.WriteFile(file, bytes.Join(lines[:m], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file, lines[m:]
+}
+
+// continueAfter appends the rest of a session as Pi would have written it
+// after the compaction: its first entry becomes the compaction's child.
+func continueAfter(t *testing.T, file, compactionID string, rest [][]byte) {
+	first, err := jsonl.ParseObject(bytes.TrimSpace(rest[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Set("parentId", jsonl.QuoteString(compactionID))
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(append(first.AppendJSON(nil), '\n'))
+	f.Write(bytes.Join(rest[1:], nil))
+}
+
+// checkChained checks that the second compaction summarized with the first
+// one's summary as <previous-summary>.
+func checkChained(t *testing.T, file string, reqs []Request) {
+	prev, _ := jsonl.DecodeString(lastEntry(t, file, -1).Get("summary"))
+	if len(reqs) == 0 || reqs[0].Kind != History {
+		t.Fatalf("chained compaction made no history request (%d requests)", len(reqs))
+	}
+	h := reqs[0]
+	firstSummary := h.PreviousSummary
+	if firstSummary == "" || !strings.Contains(h.Prompt, "<previous-summary>\n"+firstSummary+"\n</previous-summary>") ||
+		!strings.HasSuffix(h.Prompt, UpdateSummarizationPrompt) {
+		t.Errorf("chained compaction did not send the previous summary: %q", clip([]byte(h.Prompt)))
+	}
+	if !strings.HasPrefix(prev, strings.SplitN(firstSummary, "\n", 2)[0]) {
+		t.Errorf("new summary does not carry the previous one forward: %q", clip([]byte(prev)))
+	}
+}
+
+// lastEntry returns the entry k lines from the end (-1 the last).
+func lastEntry(t *testing.T, file string, k int) jsonl.Object {
+	data, _ := os.ReadFile(file)
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	obj, err := jsonl.ParseObject(lines[len(lines)+k])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return obj
+}

@@ -1,0 +1,70 @@
+package compactor
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// NewID returns a fresh 8-hex-digit entry id that taken does not report as
+// used, as Pi's generateId (falling back to a longer id after 100 collisions).
+func NewID(taken func(string) bool) string {
+	var b [16]byte
+	for i := 0; i < 100; i++ {
+		rand.Read(b[:4])
+		if id := hex.EncodeToString(b[:4]); !taken(id) {
+			return id
+		}
+	}
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ISOTime formats t as JavaScript's Date.toISOString.
+func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// NewEntry builds the compaction entry exactly as Pi 1.6.0's appendCompaction
+// writes it: type, id, parentId, timestamp, summary, firstKeptEntryId,
+// tokensBefore, details, usage (when known), fromHook, and the current system
+// message as a checkpoint stamped with the entry's time.
+func NewEntry(r *Result, p *Preparation, id, parentID string, now time.Time) jsonl.Object {
+	parent := jsonl.RawMessage("null")
+	if parentID != "" {
+		parent = jsonl.QuoteString(parentID)
+	}
+	stamp := now.UTC().Truncate(time.Millisecond)
+	e := jsonl.ObjectOf(
+		"type", jsonl.QuoteString("compaction"),
+		"id", jsonl.QuoteString(id),
+		"parentId", parent,
+		"timestamp", jsonl.QuoteString(ISOTime(stamp)),
+		"summary", jsonl.QuoteString(r.Summary),
+		"firstKeptEntryId", jsonl.QuoteString(r.FirstKeptEntryID),
+		"tokensBefore", jsonl.AppendInt(nil, int64(r.TokensBefore)),
+		"details", r.Details.AppendJSON(nil),
+	)
+	if r.Usage != nil {
+		e.Set("usage", r.Usage.AppendJSON(nil))
+	}
+	e.Set("fromHook", jsonl.RawMessage("false"))
+	if p.HasSystemMessage {
+		sys := p.SystemMessage.Clone()
+		sys.Set("timestamp", jsonl.AppendInt(nil, stamp.UnixMilli()))
+		e.Set("systemMessage", sys.AppendJSON(nil))
+	}
+	return e
+}
+
+// AppendJSON writes the usage in pi-ai's Usage shape; pitool knows no prices,
+// so the cost is zero and not from the provider.
+func (u Usage) AppendJSON(dst []byte) []byte {
+	n := func(v int) jsonl.RawMessage { return jsonl.AppendInt(nil, int64(v)) }
+	zero := jsonl.RawMessage("0")
+	cost := jsonl.ObjectOf("input", zero, "output", zero, "cacheRead", zero, "cacheWrite", zero, "total", zero,
+		"totalFromProvider", jsonl.RawMessage("false"))
+	return jsonl.ObjectOf("input", n(u.Input), "output", n(u.Output), "cacheRead", n(u.CacheRead),
+		"cacheWrite", n(u.CacheWrite), "totalTokens", n(u.Input+u.Output+u.CacheRead+u.CacheWrite),
+		"cost", cost.AppendJSON(nil)).AppendJSON(dst)
+}

@@ -1,0 +1,230 @@
+package compactor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// DefaultContextWindow is the context window assumed when none is given.
+const DefaultContextWindow = 200000
+
+// Options control CompactFile.
+type Options struct {
+	Settings
+	ContextWindow int           // tokens; DefaultContextWindow when 0
+	Force         bool          // compact even when not due
+	Plan          bool          // decide and prepare, never write
+	Leaf          string        // entry id to compact at; "" is the active leaf
+	Instructions  string        // extra focus for the summary, as in Pi's /compact
+	MinIdle       time.Duration // skip files modified less than this long ago
+	Summarizer    Summarizer
+	Now           func() time.Time // the entry's time; time.Now when nil
+	// NewID picks the entry's id; compactor.NewID when nil.
+	NewID func(taken func(string) bool) string
+}
+
+// Status is what happened to one file.
+type Status string
+
+// The statuses CompactFile reports.
+const (
+	Compacted Status = "compacted" // one compaction entry appended
+	Planned   Status = "planned"   // --plan: due, with a preparation
+	NotDue    Status = "not-due"   // the context still fits
+	Nothing   Status = "nothing"   // due, but nothing precedes the cut
+	Skipped   Status = "skipped"   // not safe or not possible to write now
+	Failed    Status = "failed"    // an error
+)
+
+// Outcome reports one file.
+type Outcome struct {
+	File         string
+	Status       Status
+	Reason       string // why it was skipped, not due or failed
+	Due          bool
+	TokensBefore int
+	TokensAfter  int // estimated context after the compaction
+	KeptEntries  int // entries the new context keeps after the summary
+	Prep         *Preparation
+	EntryID      string
+	Elapsed      time.Duration // summarizer time
+	Err          error
+}
+
+// session is a file read for compaction.
+type session struct {
+	stamp safefile.Stamp
+	ix    *jsonl.Index
+	comp  jsonl.Compression
+	path  []*jsonl.Entry
+	proj  *jsonl.Projection
+}
+
+// CompactFile decides whether file is due, prepares the compaction and, unless
+// planning, summarizes and appends one compaction entry. Errors are reported
+// in the Outcome, never returned, so a batch carries on.
+func CompactFile(ctx context.Context, file string, opts Options) Outcome {
+	out := Outcome{File: file}
+	if opts.MinIdle > 0 {
+		if err := safefile.CheckIdle(file, opts.MinIdle); err != nil {
+			return out.skip(err)
+		}
+	}
+	s, err := readSession(file, opts.Leaf)
+	if err != nil {
+		return out.fail(err)
+	}
+	out.TokensBefore = ProjectedTokens(s.proj, s.path)
+	window := opts.ContextWindow
+	if window <= 0 {
+		window = DefaultContextWindow
+	}
+	out.Due = opts.Force || opts.Settings.Due(out.TokensBefore, window)
+	if len(s.path) > 0 && s.path[len(s.path)-1].Type != jsonl.TypeCompaction {
+		out.Prep = PrepareProjection(s.proj, s.path, opts.Settings)
+	}
+	switch {
+	case !out.Due:
+		return out.with(NotDue, fmt.Sprintf("%d tokens fit in %d-%d", out.TokensBefore, window, opts.ReserveTokens))
+	case out.Prep == nil:
+		return out.with(Nothing, "nothing before the cut point to summarize")
+	case opts.Plan:
+		return out.with(Planned, "")
+	}
+	return out.write(ctx, s, opts)
+}
+
+func (o Outcome) with(st Status, reason string) Outcome {
+	o.Status, o.Reason = st, reason
+	return o
+}
+
+func (o Outcome) skip(err error) Outcome {
+	o.Status, o.Reason, o.Err = Skipped, err.Error(), err
+	return o
+}
+
+func (o Outcome) fail(err error) Outcome {
+	o.Status, o.Reason, o.Err = Failed, err.Error(), err
+	return o
+}
+
+func readSession(file, leafID string) (*session, error) {
+	stamp, err := safefile.StatStamp(file)
+	if err != nil {
+		return nil, err
+	}
+	src, err := jsonl.Open(file, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	ix, err := jsonl.BuildIndex(src)
+	if err != nil {
+		return nil, err
+	}
+	if !ix.HasHeader {
+		return nil, fmt.Errorf("%s: no session header; Pi cannot open it (run pitool repair)", file)
+	}
+	s := &session{stamp: stamp, ix: ix, comp: src.Compression}
+	return s, s.load(leafID)
+}
+
+func (s *session) load(leafID string) error {
+	if s.ix.Len() == 0 {
+		s.proj = &jsonl.Projection{}
+		return nil
+	}
+	leaf, err := s.ix.ResolveLeaf(leafID)
+	if err != nil {
+		return err
+	}
+	ids, err := s.ix.Path(leaf)
+	if err != nil {
+		return err
+	}
+	if s.path, err = s.ix.DecodePath(ids); err != nil {
+		return err
+	}
+	s.proj, err = jsonl.Project(s.path)
+	return err
+}
+
+// write summarizes and appends the entry, after checking the file can take it.
+func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
+	if reason := unwritable(s); reason != "" {
+		return o.with(Skipped, reason)
+	}
+	res, err := Compact(ctx, o.Prep, opts.Summarizer, opts.Instructions, o.File)
+	if err != nil {
+		return o.fail(err)
+	}
+	if err := ctx.Err(); err != nil {
+		return o.fail(err)
+	}
+	now, newID := time.Now, NewID
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	if opts.NewID != nil {
+		newID = opts.NewID
+	}
+	taken := func(id string) bool { _, ok := s.ix.Lookup(id); return ok }
+	entry := NewEntry(res, o.Prep, newID(taken), s.path[len(s.path)-1].ID, now())
+	line := append(jsonl.ToValidUTF8(entry.AppendJSON(nil)), '\n')
+	if err := safefile.AppendLine(o.File, s.stamp, line); err != nil {
+		if errors.Is(err, safefile.ErrChanged) || errors.Is(err, safefile.ErrLocked) {
+			return o.skip(err)
+		}
+		return o.fail(err)
+	}
+	o.EntryID, o.Elapsed = entry.String("id"), res.Elapsed
+	o.TokensAfter, o.KeptEntries = after(s.path, entry)
+	return o.with(Compacted, "")
+}
+
+// unwritable says why an entry cannot be appended to this file, "" when it can.
+func unwritable(s *session) string {
+	switch {
+	case s.comp != jsonl.Plain:
+		return "compressed (" + s.comp.String() + ") files are archives; decompress to compact"
+	case s.ix.Version < jsonl.CurrentVersion:
+		return fmt.Sprintf("format v%d: Pi migrates it to v3 on first open; open it in Pi once, then compact", s.ix.Version)
+	case len(s.ix.Skipped) > 0 || len(s.ix.ExtraHeads) > 0:
+		return "damaged (skipped or duplicate header lines); run pitool repair first"
+	case !endsWithNewline(s.ix.Name, s.stamp.Size):
+		return "last line is unterminated (a crash mid-write?); run pitool repair first"
+	}
+	return ""
+}
+
+// endsWithNewline reports whether the first size bytes of file end in '\n'.
+func endsWithNewline(file string, size int64) bool {
+	f, err := os.Open(file)
+	if err != nil || size == 0 {
+		return false
+	}
+	defer f.Close()
+	var b [1]byte
+	_, err = f.ReadAt(b[:], size-1)
+	return (err == nil || err == io.EOF) && b[0] == '\n'
+}
+
+// after estimates the context once entry is appended: its tokens and the
+// number of entries kept after the summary.
+func after(path []*jsonl.Entry, entry jsonl.Object) (tokens, kept int) {
+	e := &jsonl.Entry{Obj: entry, Type: jsonl.TypeCompaction, ID: entry.String("id"), Parent: jsonl.None}
+	full := append(append([]*jsonl.Entry(nil), path...), e)
+	proj, err := jsonl.Project(full)
+	if err != nil {
+		return 0, 0
+	}
+	return ProjectedTokens(proj, full), len(proj.Entries) - 1
+}
