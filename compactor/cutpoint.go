@@ -70,7 +70,7 @@ func findProjectedCutPoint(entries []jsonl.ProjectedEntry, start, end, keepRecen
 		return cutPoint{firstKept: start, turnStart: -1}
 	}
 	cut, exceeded := budgetCut(entries, cuts, start, end, keepRecent)
-	if exceeded && isRecoveryOmissionSuffix(entries[cut+1 : end]) {
+	if exceeded && isRecoveryOmissionSuffix(entries[cut+1:end]) {
 		cut++
 	}
 	for cut > start {

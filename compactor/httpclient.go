@@ -14,13 +14,13 @@ import (
 
 // Defaults of the network summarizers.
 const (
-	DefaultTimeout    = 5 * time.Minute  // one summarization request
-	DefaultRetries    = 4                // retries after the first attempt
-	DefaultBackoff    = 2 * time.Second  // first retry delay, doubled each time
-	maxBackoff        = time.Minute      // longest computed delay
-	maxRetryAfter     = 5 * time.Minute  // longest Retry-After honoured
-	maxErrorBodyBytes = 512              // response text quoted in an error
-	maxResponseBytes  = 64 << 20         // largest response body read
+	DefaultTimeout    = 5 * time.Minute // one summarization request
+	DefaultRetries    = 4               // retries after the first attempt
+	DefaultBackoff    = 2 * time.Second // first retry delay, doubled each time
+	maxBackoff        = time.Minute     // longest computed delay
+	maxRetryAfter     = 5 * time.Minute // longest Retry-After honoured
+	maxErrorBodyBytes = 512             // response text quoted in an error
+	maxResponseBytes  = 64 << 20        // largest response body read
 )
 
 // HTTPOptions are the transport settings shared by the network summarizers.

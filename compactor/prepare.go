@@ -29,7 +29,7 @@ type Preparation struct {
 	FileOps             FileOps
 	// SystemMessage is the current system message of the projected context,
 	// the checkpoint the compaction entry carries.
-	SystemMessage   jsonl.Object
+	SystemMessage    jsonl.Object
 	HasSystemMessage bool
 }
 

@@ -208,11 +208,15 @@ func writePrepareGolden(t *testing.T, c planCase, golden string) {
 	if !isLegacy(t, c.file) {
 		return
 	}
-	var p struct{ FirstKeptEntryID string `json:"firstKeptEntryId"` }
+	var p struct {
+		FirstKeptEntryID string `json:"firstKeptEntryId"`
+	}
 	if err := json.Unmarshal(out, &p); err != nil {
 		t.Fatal(err)
 	}
-	var migrated []struct{ ID string `json:"id"` }
+	var migrated []struct {
+		ID string `json:"id"`
+	}
 	if err := json.Unmarshal(piRef(t, "migrate", c.file), &migrated); err != nil {
 		t.Fatal(err)
 	}
