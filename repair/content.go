@@ -1,0 +1,110 @@
+package repair
+
+import (
+	"github.com/pitool/pitool/jsonl"
+)
+
+// checkContent reports what is wrong inside one entry: its timestamp, and a
+// message's role and content type.
+func checkContent(e *entry, t []byte, s *segment, fs *findings) {
+	checkTimestamp(e, t, s.top[fTimestamp], fs)
+	switch {
+	case e.typ == jsonl.TypeMessage:
+		checkMessage(e, t, s, fs)
+	case e.typ == jsonl.TypeCustomMessage:
+		if k := kindOf(t, s.top[fContent]); k != 's' && k != 'a' && k != 0 && k != 'n' {
+			fs.add("message.content-type", e.line, e.off, "custom_message %s has content that is neither a string nor an array", e.id)
+		}
+	}
+}
+
+func checkTimestamp(e *entry, t []byte, s span, fs *findings) {
+	ts, ok := decodeSpan(t, s)
+	if ok && validTimestamp(ts) {
+		return
+	}
+	what := "entry " + e.id
+	if e.header {
+		what = "the header"
+	}
+	if !s.ok() {
+		fs.add("timestamp.invalid", e.line, e.off, "%s has no timestamp", what)
+		return
+	}
+	fs.add("timestamp.invalid", e.line, e.off, "%s has a timestamp that does not parse: %s", what, clip(t[s.start:s.end]))
+}
+
+// validTimestamp accepts Pi's own form (2026-01-02T03:04:05.678Z) at once and
+// anything else JavaScript's Date parses.
+func validTimestamp(ts string) bool {
+	if len(ts) == 24 && ts[4] == '-' && ts[7] == '-' && ts[10] == 'T' && ts[13] == ':' && ts[16] == ':' && ts[19] == '.' && ts[23] == 'Z' {
+		return true
+	}
+	_, ok := jsonl.ParseTimestamp(ts)
+	return ok
+}
+
+func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
+	msg := s.top[fMessage]
+	switch {
+	case !msg.ok() || t[msg.start] != '{':
+		fs.add("message.role-missing", e.line, e.off, "message entry %s has no message object", e.id)
+		return
+	case e.role == roleNone:
+		fs.add("message.role-missing", e.line, e.off, "message entry %s has no role", e.id)
+		return
+	case e.role == roleOther:
+		fs.add("message.role-unknown", e.line, e.off, "message entry %s has an unknown role %s", e.id, clip(t[s.msg[fRole].start:s.msg[fRole].end]))
+		return
+	}
+	k := kindOf(t, s.msg[fContent])
+	if k == 0 || k == 'n' {
+		return
+	}
+	switch e.role {
+	case roleAssistant, roleToolResult:
+		if k != 'a' {
+			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be an array of blocks", e.id, roleLabel(e.role))
+		}
+	case roleUser, roleSystem, roleCustom:
+		if k != 'a' && k != 's' {
+			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be a string or an array of blocks", e.id, roleLabel(e.role))
+		}
+	}
+}
+
+func roleLabel(r role) string {
+	for name, v := range roleNames {
+		if v == r && name != jsonl.RoleHookMessage {
+			return name
+		}
+	}
+	return "message"
+}
+
+// kindOf is the JSON kind of a value: 's'tring, 'a'rray, 'o'bject, 'n'ull,
+// 'x' for numbers and booleans, 0 when absent.
+func kindOf(t []byte, s span) byte {
+	if !s.ok() {
+		return 0
+	}
+	switch t[s.start] {
+	case '"':
+		return 's'
+	case '[':
+		return 'a'
+	case '{':
+		return 'o'
+	case 'n':
+		return 'n'
+	}
+	return 'x'
+}
+
+// clip returns at most 40 bytes of a value for a message.
+func clip(b []byte) string {
+	if len(b) > 40 {
+		return string(jsonl.ToValidUTF8(b[:40])) + "…"
+	}
+	return string(b)
+}

@@ -1,0 +1,169 @@
+package repair
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// maxSalvageTries bounds the restarts when a damaged line is searched for
+// whole entries, so a pathological line stays linear in practice.
+const maxSalvageTries = 1024
+
+// segment is one whole JSON object found on a line, with its recorded fields.
+type segment struct {
+	start, end int
+	top, msg   fields
+	calls      []callSpan
+}
+
+// piece is a byte range of a line that is not part of any object.
+type piece struct {
+	start, end int
+	truncated  bool // a prefix of an object that ends early: a torn write
+}
+
+// analysis is what one physical line holds: its normalised text, the objects
+// on it and the pieces between them.
+type analysis struct {
+	text      []byte // the line without NULs, invalid UTF-8 replaced by U+FFFD
+	nuls      int    // NUL bytes removed
+	badUTF8   bool   // invalid UTF-8 was replaced
+	blank     bool   // nothing but white space
+	notObject bool   // valid JSON, but not an object
+	segs      []segment
+	junk      []piece
+	strip     []byte // buffer for the NUL-free copy
+}
+
+// clean reports whether the line is one object that needed no normalising.
+func (a *analysis) clean() bool {
+	return a.nuls == 0 && !a.badUTF8 && len(a.segs) == 1 && len(a.junk) == 0 && !a.notObject
+}
+
+// analyse splits one line (without its newline, CR or BOM) into objects and
+// junk. The common case, one valid object, costs one strict parse.
+func analyse(p *parser, raw []byte, a *analysis) {
+	a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, 0, false, false, false
+	a.segs, a.junk = a.segs[:0], a.junk[:0]
+	if bytes.IndexByte(raw, 0) >= 0 {
+		a.strip = stripNUL(a.strip[:0], raw)
+		a.text, a.nuls = a.strip, len(raw)-len(a.strip)
+	}
+	if !utf8.Valid(a.text) {
+		a.text, a.badUTF8 = jsonl.ToValidUTF8(a.text), true
+	}
+	i := ws(a.text, 0)
+	if i == len(a.text) {
+		a.blank = true
+		return
+	}
+	p.reset(a.text)
+	end := p.parseValue(i, ctxTop)
+	if end >= 0 && ws(a.text, end) == len(a.text) {
+		if a.text[i] != '{' {
+			a.notObject = true
+			a.junk = append(a.junk, piece{start: 0, end: len(a.text)})
+			return
+		}
+		a.segs = append(a.segs, segment{start: 0, end: len(a.text), top: p.top, msg: p.msg, calls: p.calls})
+		return
+	}
+	a.salvage(p)
+}
+
+func stripNUL(dst, src []byte) []byte {
+	for _, c := range src {
+		if c != 0 {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// salvage finds the whole objects on a damaged line: objects one after the
+// other (joined lines), and entries that start after junk (a torn write
+// followed by a complete one). Everything else becomes junk.
+func (a *analysis) salvage(p *parser) {
+	pos := ws(a.text, 0)
+	tries := 0
+	for pos < len(a.text) {
+		if seg, ok := a.tryObject(p, pos, false); ok {
+			a.segs = append(a.segs, seg)
+			pos = ws(a.text, seg.end)
+			continue
+		}
+		next, seg, found := a.nextEntry(p, pos+1, &tries)
+		a.addJunk(p, pos, next)
+		if !found {
+			return
+		}
+		a.segs = append(a.segs, seg)
+		pos = ws(a.text, seg.end)
+	}
+}
+
+// nextEntry searches from i for an object that looks like a session entry.
+func (a *analysis) nextEntry(p *parser, i int, tries *int) (int, segment, bool) {
+	for *tries < maxSalvageTries {
+		k := bytes.Index(a.text[i:], []byte(`{"`))
+		if k < 0 {
+			break
+		}
+		i += k
+		*tries++
+		if seg, ok := a.tryObject(p, i, true); ok {
+			return i, seg, true
+		}
+		i++
+	}
+	return len(a.text), segment{}, false
+}
+
+// tryObject parses one object at i. With entryLike, it must also look like a
+// session line (a known type, or an id and a parentId), so that a content
+// block inside a torn entry is not taken for an entry.
+func (a *analysis) tryObject(p *parser, i int, entryLike bool) (segment, bool) {
+	if a.text[i] != '{' {
+		return segment{}, false
+	}
+	p.reset(a.text[:len(a.text):len(a.text)])
+	end := p.parseValue(i, ctxTop)
+	if end < 0 {
+		return segment{}, false
+	}
+	seg := segment{start: i, end: end, top: p.top, msg: p.msg, calls: append([]callSpan(nil), p.calls...)}
+	if entryLike && !looksLikeEntry(a.text, &seg) {
+		return segment{}, false
+	}
+	return seg, true
+}
+
+func looksLikeEntry(text []byte, s *segment) bool {
+	if s.top[fID].ok() && s.top[fParentID].ok() {
+		return true
+	}
+	if !s.top[fType].ok() {
+		return false
+	}
+	name, _ := jsonl.DecodeString(text[s.top[fType].start:s.top[fType].end])
+	return name == "session" || jsonl.ParseEntryType(name) != jsonl.TypeUnknown
+}
+
+func (a *analysis) addJunk(p *parser, start, end int) {
+	for end > start && isSpace(a.text[end-1]) {
+		end--
+	}
+	if end <= start {
+		return
+	}
+	pc := piece{start: start, end: end}
+	if a.text[start] == '{' {
+		p.reset(a.text[start:end])
+		pc.truncated = p.parseValue(0, ctxNone) < 0 && p.eof
+	}
+	a.junk = append(a.junk, pc)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

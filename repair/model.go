@@ -1,0 +1,277 @@
+package repair
+
+import (
+	"context"
+	"hash/maphash"
+	"io"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// role is a message role as a small integer.
+type role uint8
+
+const (
+	roleNone role = iota // not a message, or no role
+	roleOther
+	roleSystem
+	roleUser
+	roleAssistant
+	roleToolResult
+	roleBash
+	roleCustom
+	roleSummary
+)
+
+var roleNames = map[string]role{
+	jsonl.RoleSystem: roleSystem, jsonl.RoleUser: roleUser, jsonl.RoleAssistant: roleAssistant,
+	jsonl.RoleToolResult: roleToolResult, jsonl.RoleBashExecution: roleBash, jsonl.RoleCustom: roleCustom,
+	jsonl.RoleHookMessage: roleCustom, jsonl.RoleBranchSummary: roleSummary, jsonl.RoleCompactionSummary: roleSummary,
+}
+
+// parentKind says what an entry's parentId holds.
+type parentKind uint8
+
+const (
+	parentAbsent parentKind = iota
+	parentNull
+	parentString
+	parentOther // a number, object…: names no entry
+)
+
+// call is one tool call of an assistant message.
+type call struct{ id, name string }
+
+// entry is what the model keeps of one object found in the file (a header
+// or an entry): a few fields, its position, and a hash of its bytes.
+type entry struct {
+	line     int   // physical line
+	seg      int   // index of the object on its line (0 unless lines were joined)
+	lineOff  int64 // byte offset of the line
+	lineLen  int   // bytes of the line, newline included
+	off      int64 // byte offset of the object (approximate when the line was normalised)
+	header   bool
+	typ      jsonl.EntryType
+	role     role
+	hasID    bool
+	id       string
+	pkind    parentKind
+	parent   string
+	hasRef   bool   // ref is set
+	ref      string // targetId (label, context_edit), fromId (branch_summary), firstKeptEntryId (compaction)
+	keptIdx  int    // v1 compaction firstKeptEntryIndex, -1 when absent
+	parsed   int    // position among the lines JSON.parse accepts (header = 0), -1 when Pi skips the line
+	callID   string // toolResult
+	toolName string // toolResult
+	calls    []call // assistant
+	aborted  bool   // assistant stopReason error or aborted: its calls need no results
+	hash     uint64
+	version  span // header only: the raw version value (absent for v1)
+	vraw     string
+}
+
+// lineRec is a physical line that repair must rewrite: it is not one clean
+// object ending in LF.
+type lineRec struct {
+	num int
+	off int64
+	len int
+}
+
+// model is the streaming pass's result: every object in file order, the
+// lines that are not clean, and the framing findings met on the way.
+type model struct {
+	name    string
+	entries []entry
+	dirty   []lineRec
+	lines   int
+	bytes   int64
+	parsed  int
+	crlf    int
+	seed    maphash.Seed
+}
+
+// scanModel reads a session stream once and builds its model, adding the
+// findings about single lines to fs.
+func scanModel(ctx context.Context, r io.Reader, name string, fs *findings) (*model, error) {
+	m := &model{name: name, seed: maphash.MakeSeed()}
+	sc := jsonl.NewScanner(r, name)
+	var p parser
+	var a analysis
+	firstCR := jsonl.Line{}
+	for sc.Scan() {
+		l := sc.Line()
+		if l.Num&4095 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		m.lines, m.bytes = l.Num, l.Offset+int64(l.Length)
+		if l.CR {
+			if m.crlf == 0 {
+				firstCR = l
+			}
+			m.crlf++
+		}
+		analyse(&p, l.Bytes, &a)
+		m.noteLine(l, &a, fs)
+		for k := range a.segs {
+			m.addEntry(l, k, &a, fs)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if m.crlf > 0 {
+		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%d lines end in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", m.crlf)
+	}
+	return m, nil
+}
+
+// noteLine records a line that needs rewriting and reports what is wrong with it.
+func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
+	if l.BOM || l.CR || l.Unterminated || !a.clean() {
+		m.dirty = append(m.dirty, lineRec{num: l.Num, off: l.Offset, len: l.Length})
+	}
+	if a.clean() || a.notObject {
+		m.parsed++
+	}
+	if l.BOM {
+		fs.add("line.bom", l.Num, l.Offset, "the file starts with a UTF-8 byte-order mark; Pi cannot parse the header and refuses to open the file")
+	}
+	if a.nuls > 0 {
+		fs.add("line.nul", l.Num, l.Offset, "%d NUL bytes (the file length reached the disk, the data did not)", a.nuls)
+	}
+	if a.badUTF8 {
+		fs.add("line.invalid-utf8", l.Num, l.Offset, "invalid UTF-8; Pi reads those bytes as U+FFFD")
+	}
+	switch {
+	case a.blank && a.nuls == 0:
+		fs.add("line.blank", l.Num, l.Offset, "a blank line")
+	case a.notObject:
+		fs.add("line.not-object", l.Num, l.Offset, "valid JSON, but not an object: Pi loads it as a broken entry")
+	case a.clean() && l.Unterminated:
+		fs.add("line.unterminated", l.Num, l.Offset, "the last line has no final newline; Pi appends one when it opens the file")
+	}
+	if len(a.segs) > 1 {
+		fs.add("line.joined", l.Num, l.Offset, "%d entries joined on one line (two writers interleaved); Pi drops all of them", len(a.segs))
+	}
+	if !a.notObject {
+		m.noteJunk(l, a, fs)
+	}
+}
+
+func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {
+	for _, pc := range a.junk {
+		off := l.Offset + int64(pc.start)
+		switch {
+		case pc.truncated:
+			fs.add("line.truncated", l.Num, off, "a torn entry of %d bytes that ends early (a crash during an append); Pi skips it", pc.end-pc.start)
+		case a.text[pc.start] == '{' || a.text[pc.start] == '[':
+			fs.add("line.invalid-json", l.Num, off, "%d bytes of invalid JSON; Pi skips them", pc.end-pc.start)
+		default:
+			fs.add("line.garbage", l.Num, off, "%d bytes of garbage that are not JSON; Pi skips them", pc.end-pc.start)
+		}
+	}
+}
+
+// addEntry records object k of line l.
+func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
+	s := &a.segs[k]
+	t := a.text
+	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(s.start), keptIdx: -1, parsed: -1}
+	if a.clean() {
+		e.parsed = m.parsed - 1
+	}
+	e.hash = maphash.Bytes(m.seed, t[s.start:s.end])
+	typ, _ := decodeSpan(t, s.top[fType])
+	e.header = typ == "session"
+	e.typ = jsonl.ParseEntryType(typ)
+	e.id, e.hasID = decodeSpan(t, s.top[fID])
+	e.pkind, e.parent = parentOf(t, s.top[fParentID])
+	if e.header {
+		e.version = s.top[fVersion]
+		if e.version.ok() {
+			e.vraw = string(t[e.version.start:e.version.end])
+		}
+	}
+	e.readRefs(t, s)
+	e.readMessage(t, s)
+	m.entries = append(m.entries, e)
+	checkContent(&e, t, s, fs)
+}
+
+func (e *entry) readRefs(t []byte, s *segment) {
+	switch e.typ {
+	case jsonl.TypeLabel, jsonl.TypeContextEdit:
+		e.ref, e.hasRef = decodeSpan(t, s.top[fTargetID])
+	case jsonl.TypeBranchSummary:
+		e.ref, e.hasRef = decodeSpan(t, s.top[fFromID])
+	case jsonl.TypeCompaction:
+		e.ref, e.hasRef = decodeSpan(t, s.top[fFirstKept])
+		if v := s.top[fFirstKeptIndex]; v.ok() {
+			e.keptIdx = atoi(t[v.start:v.end])
+		}
+	}
+}
+
+func (e *entry) readMessage(t []byte, s *segment) {
+	if e.typ != jsonl.TypeMessage {
+		return
+	}
+	name, ok := decodeSpan(t, s.msg[fRole])
+	if !ok {
+		return
+	}
+	if e.role = roleNames[name]; e.role == roleNone {
+		e.role = roleOther
+	}
+	switch e.role {
+	case roleToolResult:
+		e.callID, _ = decodeSpan(t, s.msg[fToolCallID])
+		e.toolName, _ = decodeSpan(t, s.msg[fToolName])
+	case roleAssistant:
+		stop, _ := decodeSpan(t, s.msg[fStopReason])
+		e.aborted = stop == "error" || stop == "aborted"
+		for _, c := range s.calls {
+			id, _ := decodeSpan(t, c.id)
+			name, _ := decodeSpan(t, c.name)
+			e.calls = append(e.calls, call{id: id, name: name})
+		}
+	}
+}
+
+// decodeSpan returns the string value at s; ok is false when it is absent or
+// not a string.
+func decodeSpan(t []byte, s span) (string, bool) {
+	if !s.ok() || t[s.start] != '"' {
+		return "", false
+	}
+	return jsonl.DecodeString(t[s.start:s.end])
+}
+
+func parentOf(t []byte, s span) (parentKind, string) {
+	switch {
+	case !s.ok():
+		return parentAbsent, ""
+	case t[s.start] == 'n':
+		return parentNull, ""
+	case t[s.start] == '"':
+		p, _ := jsonl.DecodeString(t[s.start:s.end])
+		return parentString, p
+	}
+	return parentOther, ""
+}
+
+// atoi parses a small non-negative JSON integer, -1 for anything else.
+func atoi(b []byte) int {
+	if len(b) == 0 || len(b) > 9 {
+		return -1
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

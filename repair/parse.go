@@ -1,0 +1,397 @@
+package repair
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// maxDepth bounds JSON nesting, so a line of ten million '[' is a finding and
+// not a stack overflow.
+const maxDepth = 4096
+
+// span is a value's byte range in a line; end == 0 means absent.
+type span struct{ start, end int32 }
+
+func (s span) ok() bool { return s.end > 0 }
+
+// field names the few values validate reads from an entry.
+type field uint8
+
+const (
+	fNone field = iota
+	fType
+	fID
+	fParentID
+	fTimestamp
+	fVersion
+	fTargetID
+	fFromID
+	fFirstKept
+	fFirstKeptIndex
+	fCwd
+	fMessage
+	fRole
+	fContent
+	fToolCallID
+	fToolName
+	fStopReason
+	fName
+	numFields
+)
+
+// pctx says where in an entry the parser is, so it records only the
+// fields that matter there.
+type pctx uint8
+
+const (
+	ctxNone    pctx = iota
+	ctxTop             // the entry object
+	ctxMessage         // the entry's "message"
+	ctxContent         // the message's "content" array
+	ctxBlock           // one content block
+)
+
+var topFields = map[string]field{
+	"type": fType, "id": fID, "parentId": fParentID, "timestamp": fTimestamp, "version": fVersion,
+	"targetId": fTargetID, "fromId": fFromID, "firstKeptEntryId": fFirstKept,
+	"firstKeptEntryIndex": fFirstKeptIndex, "cwd": fCwd, "message": fMessage, "content": fContent,
+}
+
+var messageFields = map[string]field{
+	"role": fRole, "content": fContent, "toolCallId": fToolCallID, "toolName": fToolName, "stopReason": fStopReason,
+}
+
+var blockFields = map[string]field{"type": fType, "id": fID, "name": fName}
+
+// fields are the recorded value spans of one object.
+type fields [numFields]span
+
+// callSpan is one toolCall block of an assistant message.
+type callSpan struct{ id, name span }
+
+// parser is a strict JSON validator (the grammar JSON.parse accepts) that
+// records the spans of the fields validate needs while it walks, in one pass.
+type parser struct {
+	b     []byte
+	top   fields
+	msg   fields
+	calls []callSpan
+	errAt int  // where the first syntax error is
+	eof   bool // the error is that the input ended early
+	depth int
+}
+
+func (p *parser) reset(b []byte) {
+	p.b, p.top, p.msg, p.calls, p.errAt, p.eof, p.depth = b, fields{}, fields{}, p.calls[:0], -1, false, 0
+}
+
+// fail records a syntax error at i and returns -1.
+func (p *parser) fail(i int) int {
+	p.errAt, p.eof = i, i >= len(p.b)
+	return -1
+}
+
+// parseValue checks the value at b[i] and returns the index after it, or -1.
+func (p *parser) parseValue(i int, ctx pctx) int {
+	if i >= len(p.b) {
+		return p.fail(i)
+	}
+	switch c := p.b[i]; {
+	case c == '{':
+		return p.object(i, ctx)
+	case c == '[':
+		return p.array(i, ctx)
+	case c == '"':
+		return p.str(i)
+	case c == 't':
+		return p.literal(i, "true")
+	case c == 'f':
+		return p.literal(i, "false")
+	case c == 'n':
+		return p.literal(i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(i)
+	}
+	return p.fail(i)
+}
+
+func (p *parser) enter(i int) bool {
+	p.depth++
+	if p.depth > maxDepth {
+		p.fail(i)
+		p.eof = false
+		return false
+	}
+	return true
+}
+
+func (p *parser) object(i int, ctx pctx) int {
+	if !p.enter(i) {
+		return -1
+	}
+	defer func() { p.depth-- }()
+	var blk fields
+	i = ws(p.b, i+1)
+	if i < len(p.b) && p.b[i] == '}' {
+		return i + 1
+	}
+	for {
+		f, vs, end := p.member(i, ctx)
+		if end < 0 {
+			return -1
+		}
+		p.record(ctx, &blk, f, vs, end)
+		i = ws(p.b, end)
+		if i >= len(p.b) {
+			return p.fail(i)
+		}
+		switch p.b[i] {
+		case ',':
+			i = ws(p.b, i+1)
+			continue
+		case '}':
+			if ctx == ctxBlock && p.isToolCall(blk[fType]) {
+				p.calls = append(p.calls, callSpan{id: blk[fID], name: blk[fName]})
+			}
+			return i + 1
+		}
+		return p.fail(i)
+	}
+}
+
+// member parses `"key": value` and says which field the value is.
+func (p *parser) member(i int, ctx pctx) (field, int, int) {
+	if i >= len(p.b) || p.b[i] != '"' {
+		return fNone, 0, p.fail(i)
+	}
+	end := p.str(i)
+	if end < 0 {
+		return fNone, 0, -1
+	}
+	f := lookupField(ctx, p.b[i+1:end-1])
+	i = ws(p.b, end)
+	if i >= len(p.b) || p.b[i] != ':' {
+		return fNone, 0, p.fail(i)
+	}
+	vs := ws(p.b, i+1)
+	return f, vs, p.parseValue(vs, childContext(ctx, f))
+}
+
+func lookupField(ctx pctx, key []byte) field {
+	var table map[string]field
+	switch ctx {
+	case ctxTop:
+		table = topFields
+	case ctxMessage:
+		table = messageFields
+	case ctxBlock:
+		table = blockFields
+	default:
+		return fNone
+	}
+	if bytes.IndexByte(key, '\\') >= 0 {
+		s, ok := jsonl.DecodeString(append(append([]byte{'"'}, key...), '"'))
+		if !ok {
+			return fNone
+		}
+		return table[s]
+	}
+	return table[string(key)]
+}
+
+func childContext(ctx pctx, f field) pctx {
+	switch {
+	case ctx == ctxTop && f == fMessage:
+		return ctxMessage
+	case ctx == ctxMessage && f == fContent:
+		return ctxContent
+	case ctx == ctxContent:
+		return ctxBlock
+	}
+	return ctxNone
+}
+
+func (p *parser) record(ctx pctx, blk *fields, f field, start, end int) {
+	if f == fNone {
+		return
+	}
+	s := span{int32(start), int32(end)}
+	switch ctx {
+	case ctxTop:
+		p.top[f] = s
+	case ctxMessage:
+		p.msg[f] = s
+	case ctxBlock:
+		blk[f] = s
+	}
+}
+
+func (p *parser) isToolCall(s span) bool {
+	return s.ok() && string(p.b[s.start:s.end]) == `"toolCall"`
+}
+
+func (p *parser) array(i int, ctx pctx) int {
+	if !p.enter(i) {
+		return -1
+	}
+	defer func() { p.depth-- }()
+	elem := ctxNone
+	if ctx == ctxContent {
+		elem = ctxBlock
+	}
+	i = ws(p.b, i+1)
+	if i < len(p.b) && p.b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i = p.parseValue(i, elem); i < 0 {
+			return -1
+		}
+		i = ws(p.b, i)
+		if i >= len(p.b) {
+			return p.fail(i)
+		}
+		switch p.b[i] {
+		case ',':
+			i = ws(p.b, i+1)
+			continue
+		case ']':
+			return i + 1
+		}
+		return p.fail(i)
+	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// specialBytes has the high bit set in the first byte of x (little-endian)
+// that is '"', '\\' or a control character; later bits may be false alarms.
+func specialBytes(x uint64) uint64 {
+	q := x ^ (ones * '"')
+	s := x ^ (ones * '\\')
+	return ((q - ones) &^ q & highs) | ((s - ones) &^ s & highs) | ((x - ones*0x20) &^ x & highs)
+}
+
+// str checks the string starting at b[i] ('"') and returns the index after
+// its closing quote. Eight bytes are checked at a time while none is special.
+func (p *parser) str(i int) int {
+	b := p.b
+	j := i + 1
+	for {
+		for j+8 <= len(b) {
+			m := specialBytes(binary.LittleEndian.Uint64(b[j:]))
+			if m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
+			j++
+		}
+		if j >= len(b) {
+			return p.fail(j)
+		}
+		switch c := b[j]; {
+		case c == '"':
+			return j + 1
+		case c < 0x20:
+			return p.fail(j)
+		}
+		if j = p.escape(j); j < 0 {
+			return -1
+		}
+	}
+}
+
+// escape checks the escape at b[j] ('\\') and returns the index after it.
+func (p *parser) escape(j int) int {
+	b := p.b
+	if j+1 >= len(b) {
+		return p.fail(j + 1)
+	}
+	switch b[j+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return j + 2
+	case 'u':
+		for k := j + 2; k < j+6; k++ {
+			if k >= len(b) {
+				return p.fail(k)
+			}
+			if !isHex(b[k]) {
+				return p.fail(k)
+			}
+		}
+		return j + 6
+	}
+	return p.fail(j + 1)
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func (p *parser) literal(i int, lit string) int {
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(p.b) || p.b[i+k] != lit[k] {
+			return p.fail(i + k)
+		}
+	}
+	return i + len(lit)
+}
+
+// number checks -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *parser) number(i int) int {
+	b := p.b
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return p.fail(i)
+	}
+	if i < len(b) && b[i] == '.' {
+		if i+1 >= len(b) || !isDigit(b[i+1]) {
+			return p.fail(i + 1)
+		}
+		i = digits(b, i+1)
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if i >= len(b) || !isDigit(b[i]) {
+			return p.fail(i)
+		}
+		i = digits(b, i)
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digits(b []byte, i int) int {
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	return i
+}
+
+// ws skips JSON white space.
+func ws(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

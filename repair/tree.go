@@ -1,0 +1,282 @@
+package repair
+
+import (
+	"github.com/pitool/pitool/jsonl"
+)
+
+// noParent marks a root; dangling marks a parentId that names no entry.
+const (
+	noParent = -1
+	dangling = -2
+)
+
+// tree is a parent array over the model's entries, with the entries that
+// are not tree nodes (headers, dropped lines) left out.
+type tree struct {
+	m      *model
+	ids    []string // each entry's id (migrated ids for v1)
+	parent []int    // parent entry, noParent or dangling
+	skip   []bool   // not a node
+	byID   map[string]int
+	parsed map[int]int // v1: position among parsed lines → entry, built on first use
+}
+
+// children returns, in file order, the children of every node and the roots
+// (nodes whose parent is missing). Nodes on a cycle are in neither.
+func (t *tree) children() (kids [][]int, roots []int) {
+	kids = make([][]int, len(t.parent))
+	for i, p := range t.parent {
+		switch {
+		case t.skip[i]:
+		case p < 0:
+			roots = append(roots, i)
+		default:
+			kids[p] = append(kids[p], i)
+		}
+	}
+	return kids, roots
+}
+
+// visitor is called while walking the tree depth first.
+type visitor interface {
+	enter(i int, leaf bool)
+	leave(i int)
+}
+
+// walk visits every node reachable from a root, depth first, children in
+// file order, without recursion.
+func (t *tree) walk(v visitor) {
+	kids, roots := t.children()
+	type frame struct{ node, next int }
+	var stack []frame
+	for _, r := range roots {
+		v.enter(r, len(kids[r]) == 0)
+		stack = append(stack[:0], frame{node: r})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == len(kids[top.node]) {
+				v.leave(top.node)
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			c := kids[top.node][top.next]
+			top.next++
+			v.enter(c, len(kids[c]) == 0)
+			stack = append(stack, frame{node: c})
+		}
+	}
+}
+
+// cycles returns the entries on parent cycles, each cycle as a list starting
+// at its first member in file order.
+func (t *tree) cycles() [][]int {
+	const unseen, done = -1, -2
+	mark := make([]int, len(t.parent))
+	for i := range mark {
+		mark[i] = unseen
+	}
+	var out [][]int
+	for i := range t.parent {
+		cur := i
+		for cur >= 0 && !t.skip[cur] && mark[cur] == unseen {
+			mark[cur] = i
+			cur = t.parent[cur]
+		}
+		if cur >= 0 && !t.skip[cur] && mark[cur] == i {
+			out = append(out, t.loop(cur))
+		}
+		for cur = i; cur >= 0 && !t.skip[cur] && mark[cur] == i; cur = t.parent[cur] {
+			mark[cur] = done
+		}
+	}
+	return out
+}
+
+func (t *tree) loop(start int) []int {
+	members := []int{start}
+	for cur := t.parent[start]; cur != start; cur = t.parent[cur] {
+		members = append(members, cur)
+	}
+	first := 0
+	for k, c := range members {
+		if c < members[first] {
+			first = k
+		}
+	}
+	return append(members[first:], members[:first]...)
+}
+
+// issueKind is a problem found along a branch.
+type issueKind uint8
+
+const (
+	issueOrphan       issueKind = iota // a tool result whose call is not on its path
+	issueNameMismatch                  // a tool result whose toolName differs from its call's name
+	issueUnanswered                    // calls without results before the next turn
+	issueUnansweredEnd                 // calls without results at the end of a branch
+	issueKeptMissing                   // a compaction's firstKeptEntryId names no entry
+	issueKeptOffPath                   // … names an entry not on its path
+	issueEditMissing                   // a context_edit's target names no entry
+	issueEditOffPath                   // … is not on its path
+	issueEditNotEditable               // … cannot be edited
+)
+
+// issue is one problem found along a branch.
+type issue struct {
+	kind  issueKind
+	at    int   // the entry with the problem (for calls: the assistant)
+	other int   // the next turn's entry or the branch's leaf; the call's assistant for a name mismatch
+	calls []int // unanswered call indexes of at
+}
+
+// pathChecker walks every branch keeping what is on the current path: the
+// tool calls, the results answering them, and the pending calls of the turn.
+type pathChecker struct {
+	t        *tree
+	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
+	onPath   []bool
+	pending  []int // the assistant whose calls are open at each node, -1 for none
+	calls    map[string][]int
+	answered map[string]int
+	issues   []issue
+}
+
+func checkPaths(t *tree, keptOf func(int) (int, bool)) []issue {
+	n := len(t.parent)
+	pc := &pathChecker{t: t, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
+		calls: map[string][]int{}, answered: map[string]int{}}
+	t.walk(pc)
+	return pc.issues
+}
+
+func (pc *pathChecker) enter(i int, leaf bool) {
+	e := &pc.t.m.entries[i]
+	pc.onPath[i] = true
+	pending := -1
+	if p := pc.t.parent[i]; p >= 0 {
+		pending = pc.pending[p]
+	}
+	switch {
+	case e.typ == jsonl.TypeCompaction:
+		// A compaction summarises the turn it interrupts: older Pi releases
+		// compacted between a call and its result, and Pi's own files have that.
+		pc.checkKept(i)
+		pending = -1
+	case e.typ == jsonl.TypeMessage && e.role == roleToolResult:
+		pc.checkResult(i, e)
+	case endsTurn(e):
+		pc.closeTurn(pending, i, issueUnanswered)
+		pending = -1
+		if e.role == roleAssistant && !e.aborted && len(e.calls) > 0 {
+			pending = i
+			pc.pushCalls(i, e)
+		}
+	case e.typ == jsonl.TypeContextEdit:
+		pc.checkEdit(i, e)
+	}
+	pc.pending[i] = pending
+	if leaf {
+		pc.closeTurn(pending, i, issueUnansweredEnd)
+	}
+}
+
+func (pc *pathChecker) leave(i int) {
+	e := &pc.t.m.entries[i]
+	pc.onPath[i] = false
+	if e.typ != jsonl.TypeMessage {
+		return
+	}
+	if e.role == roleToolResult {
+		pc.answered[e.callID]--
+	}
+	if e.role == roleAssistant && !e.aborted && pc.pending[i] == i {
+		for _, c := range e.calls {
+			if s := pc.calls[c.id]; len(s) > 0 {
+				pc.calls[c.id] = s[:len(s)-1]
+			}
+		}
+	}
+}
+
+func (pc *pathChecker) pushCalls(i int, e *entry) {
+	for _, c := range e.calls {
+		pc.calls[c.id] = append(pc.calls[c.id], i)
+	}
+}
+
+func (pc *pathChecker) checkResult(i int, e *entry) {
+	pc.answered[e.callID]++
+	s := pc.calls[e.callID]
+	if len(s) == 0 {
+		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
+		return
+	}
+	a := s[len(s)-1]
+	for _, c := range pc.t.m.entries[a].calls {
+		if c.id == e.callID && c.name != e.toolName {
+			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
+			return
+		}
+	}
+}
+
+// closeTurn reports the calls of the pending assistant a that have no result
+// on the path to node i.
+func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
+	if a < 0 {
+		return
+	}
+	var open []int
+	for k, c := range pc.t.m.entries[a].calls {
+		if pc.answered[c.id] <= 0 {
+			open = append(open, k)
+		}
+	}
+	if len(open) > 0 {
+		pc.issues = append(pc.issues, issue{kind: kind, at: a, other: i, calls: open})
+	}
+}
+
+func (pc *pathChecker) checkKept(i int) {
+	k, ok := pc.keptOf(i)
+	switch {
+	case !ok:
+		pc.issues = append(pc.issues, issue{kind: issueKeptMissing, at: i})
+	case k != i && !pc.onPath[k]:
+		pc.issues = append(pc.issues, issue{kind: issueKeptOffPath, at: i, other: k})
+	}
+}
+
+func (pc *pathChecker) checkEdit(i int, e *entry) {
+	k, ok := pc.t.byID[e.ref]
+	switch {
+	case !e.hasRef || !ok:
+		pc.issues = append(pc.issues, issue{kind: issueEditMissing, at: i})
+	case !pc.onPath[k]:
+		pc.issues = append(pc.issues, issue{kind: issueEditOffPath, at: i, other: k})
+	case !editable(&pc.t.m.entries[k]):
+		pc.issues = append(pc.issues, issue{kind: issueEditNotEditable, at: i, other: k})
+	}
+}
+
+// endsTurn reports whether an entry starts a new turn: a message the model
+// sees as user or assistant text.
+func endsTurn(e *entry) bool {
+	switch e.typ {
+	case jsonl.TypeMessage:
+		switch e.role {
+		case roleUser, roleAssistant, roleBash, roleCustom, roleSummary:
+			return true
+		}
+	case jsonl.TypeCustomMessage, jsonl.TypeBranchSummary:
+		return true
+	}
+	return false
+}
+
+func editable(e *entry) bool {
+	if e.typ == jsonl.TypeCustomMessage {
+		return true
+	}
+	return e.typ == jsonl.TypeMessage && (e.role == roleUser || e.role == roleAssistant || e.role == roleToolResult)
+}

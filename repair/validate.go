@@ -1,0 +1,76 @@
+package repair
+
+import (
+	"context"
+	"io"
+	"sort"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// DefaultMaxPerCode is how many findings of one code a report keeps when
+// ValidateOptions.MaxPerCode is zero; the rest are counted in Suppressed.
+const DefaultMaxPerCode = 100
+
+// ValidateOptions controls validation.
+type ValidateOptions struct {
+	// MaxPerCode caps the findings kept per code (0: DefaultMaxPerCode,
+	// negative: no cap), so a file with a million bad lines gives a short report.
+	MaxPerCode int
+}
+
+// ValidateFile validates one session file ("-" reads stdin) in one streaming
+// pass plus checks over its entry tree. The error is for input that cannot be
+// read; damage is reported as findings.
+func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts ValidateOptions) (*Report, error) {
+	src, err := jsonl.Open(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	rep, _, err := validate(ctx, src.Reader(), path, opts)
+	return rep, err
+}
+
+// Validate validates a decompressed session stream; name labels findings.
+func Validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, error) {
+	rep, _, err := validate(ctx, r, name, opts)
+	return rep, err
+}
+
+func validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, *analysed, error) {
+	rep := &Report{File: name, Findings: []Finding{}}
+	fs := &findings{report: rep, max: opts.MaxPerCode, count: map[string]int{}}
+	if fs.max == 0 {
+		fs.max = DefaultMaxPerCode
+	}
+	m, err := scanModel(ctx, r, name, fs)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := analyseStructure(m, fs)
+	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes
+	rep.Entries = len(m.entries) - countTrue(s.tree.skip)
+	sort.SliceStable(rep.Findings, func(i, j int) bool {
+		a, b := rep.Findings[i], rep.Findings[j]
+		return a.Line < b.Line || (a.Line == b.Line && a.Offset < b.Offset)
+	})
+	return rep, &analysed{m: m, s: s, report: rep}, nil
+}
+
+// analysed is a validated file, the input to a repair plan.
+type analysed struct {
+	m      *model
+	s      *structure
+	report *Report
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
+}
