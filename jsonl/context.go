@@ -127,13 +127,18 @@ func latestEdits(entries []*Entry) map[string]*Entry {
 // projectEntry is Pi's projectContextEntry: the entry's messages with its latest
 // context edit applied.
 func projectEntry(e *Entry, edit *Entry) ([]Object, error) {
-	msgs, err := EntryMessages(e)
-	if err != nil || edit == nil {
-		return msgs, err
+	if edit == nil {
+		return projectWithReplacement(e, nil, false)
 	}
-	replacement := edit.Obj.Get("replacement")
-	if replacement == nil {
-		return msgs, nil
+	return projectWithReplacement(e, edit.Obj.Get("replacement"), true)
+}
+
+// projectWithReplacement projects an entry and, when it has an edit, applies
+// the edit's replacement (null drops the entry's messages).
+func projectWithReplacement(e *Entry, replacement RawMessage, edited bool) ([]Object, error) {
+	msgs, err := EntryMessages(e)
+	if err != nil || !edited || replacement == nil {
+		return msgs, err
 	}
 	if IsNull(replacement) {
 		return nil, nil

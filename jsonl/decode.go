@@ -50,12 +50,22 @@ func (e *Entry) errorf(format string, args ...any) error {
 	return &PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf(format, args...)}
 }
 
-// Decode reads entry i by offset and returns it migrated to v3.
-func (ix *Index) Decode(i int) (*Entry, error) {
+// rawLine reads entry i's exact bytes by offset.
+func (ix *Index) rawLine(i int) ([]byte, error) {
 	n := ix.nodes[i]
 	raw := make([]byte, n.length)
 	if _, err := ix.ra.ReadAt(raw, n.offset); err != nil {
 		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: fmt.Errorf("read entry: %w", err)}
+	}
+	return raw, nil
+}
+
+// Decode reads entry i by offset and returns it migrated to v3.
+func (ix *Index) Decode(i int) (*Entry, error) {
+	n := ix.nodes[i]
+	raw, err := ix.rawLine(i)
+	if err != nil {
+		return nil, err
 	}
 	obj, err := ParseObject(raw)
 	if err != nil {

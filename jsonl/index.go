@@ -3,10 +3,9 @@ package jsonl
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	json "github.com/goccy/go-json"
 	"io"
 	"strconv"
-
-	json "github.com/goccy/go-json"
 )
 
 // None is the entry number that stands for "no entry" (a root's parent).
@@ -49,17 +48,6 @@ type Index struct {
 	ra        io.ReaderAt
 }
 
-// skim is the handful of fields the index pass reads from each line.
-type skim struct {
-	Type     string  `json:"type"`
-	ID       *string `json:"id"`
-	ParentID *string `json:"parentId"`
-	Version  *int    `json:"version"`
-	TargetID *string `json:"targetId"`
-	Label    *string `json:"label"`
-	Cwd      *string `json:"cwd"`
-}
-
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
 // first, so entries can be decoded by offset afterwards.
 func BuildIndex(src *Source) (*Index, error) {
@@ -96,7 +84,7 @@ func (ix *Index) scan(sc *Scanner) error {
 		l := sc.Line()
 		ix.Lines, ix.Bytes = l.Num, l.Offset+int64(l.Length)
 		var s skim
-		if !isObjectLine(l.Bytes) || json.Unmarshal(l.Bytes, &s) != nil {
+		if !skimLine(l.Bytes, &s) {
 			l.Bytes = nil
 			ix.Skipped = append(ix.Skipped, l)
 			continue
@@ -111,13 +99,6 @@ func (ix *Index) scan(sc *Scanner) error {
 	return sc.Err()
 }
 
-// isObjectLine is a cheap pre-check: Pi's loader keeps only lines that parse, and
-// pitool indexes only objects.
-func isObjectLine(b []byte) bool {
-	i := skipSpace(b, 0)
-	return i < len(b) && b[i] == '{'
-}
-
 func (ix *Index) noteHeader(l Line, s *skim) {
 	if ix.HasHeader {
 		l.Bytes = nil
@@ -130,7 +111,7 @@ func (ix *Index) noteHeader(l Line, s *skim) {
 		ix.Version = *s.Version
 	}
 	var h Header
-	if json.Unmarshal(l.Bytes, &h) == nil {
+	if json.Unmarshal(l.Bytes, &h) == nil { // safe: skimLine validated the line
 		ix.Header = h
 	}
 }

@@ -232,12 +232,16 @@ func DecodeString(raw []byte) (s string, ok bool) {
 }
 
 func hasEscapeOrInvalid(b []byte) bool {
+	ascii := true
 	for _, c := range b {
-		if c == '\\' || c >= utf8.RuneSelf {
-			return c == '\\' || !utf8.Valid(b)
+		if c == '\\' {
+			return true
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
 		}
 	}
-	return false
+	return !ascii && !utf8.Valid(b)
 }
 
 // IsNull reports whether raw is absent or JSON null.

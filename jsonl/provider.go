@@ -12,14 +12,14 @@ type ProviderModel struct {
 }
 
 // LastAssistantModel returns the model of the last assistant message, the
-// model pi-ref's provider view targets.
-func LastAssistantModel(msgs []Object) ProviderModel {
+// model pi-ref's provider view targets; ok is false when there is none.
+func LastAssistantModel(msgs []Object) (model ProviderModel, ok bool) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].String("role") == RoleAssistant {
-			return ProviderModel{Provider: msgs[i].String("provider"), API: msgs[i].String("api"), ID: msgs[i].String("model")}
+			return ProviderModel{Provider: msgs[i].String("provider"), API: msgs[i].String("api"), ID: msgs[i].String("model")}, true
 		}
 	}
-	return ProviderModel{}
+	return ProviderModel{}, false
 }
 
 // TransformMessages is Pi's transformMessages for a model that takes images:
@@ -27,66 +27,92 @@ func LastAssistantModel(msgs []Object) ProviderModel {
 // dropped, and a synthetic error result for every unanswered tool call. The
 // synthetic results carry timestamp 0 so that output is reproducible.
 func TransformMessages(msgs []Object, model ProviderModel) []Object {
-	t := &toolAccounting{}
+	var out []Object
+	t := NewProviderTransform(model, func(m Object) error { out = append(out, m); return nil })
 	for _, m := range msgs {
-		if IsNull(m.Get("content")) {
-			m = m.Clone()
-			m.Set("content", RawMessage("[]"))
-		}
-		t.add(m, model)
+		t.Add(m)
 	}
-	t.closePending()
-	return t.out
+	t.Close()
+	return out
 }
 
-type toolAccounting struct {
-	out      []Object
+// ProviderTransform is TransformMessages one message at a time, for streaming:
+// each message goes to emit as soon as its place is known.
+type ProviderTransform struct {
+	model    ProviderModel
+	emit     func(Object) error
+	err      error
 	pending  []Object // tool calls of the last assistant message
 	answered map[string]bool
 	held     []Object // system messages met inside a tool exchange
 }
 
-func (t *toolAccounting) add(m Object, model ProviderModel) {
+// NewProviderTransform returns a transform for model that sends its output to emit.
+func NewProviderTransform(model ProviderModel, emit func(Object) error) *ProviderTransform {
+	return &ProviderTransform{model: model, emit: emit}
+}
+
+// Add transforms one llm message.
+func (t *ProviderTransform) Add(m Object) {
+	if IsNull(m.Get("content")) {
+		m = m.Clone()
+		m.Set("content", RawMessage("[]"))
+	}
 	switch m.String("role") {
 	case RoleAssistant:
 		t.closePending()
 		if r := m.String("stopReason"); r == "error" || r == "aborted" {
 			return
 		}
-		m = transformAssistant(m, model)
+		m = transformAssistant(m, t.model)
 		if calls := toolCalls(m); len(calls) > 0 {
 			t.pending, t.answered = calls, map[string]bool{}
 		}
-		t.out = append(t.out, m)
+		t.send(m)
 	case RoleToolResult:
 		if t.answered != nil {
 			t.answered[m.String("toolCallId")] = true
 		}
-		t.out = append(t.out, m)
+		t.send(m)
 	case RoleSystem:
 		if len(t.pending) > 0 {
 			t.held = append(t.held, m)
 		} else {
-			t.out = append(t.out, m)
+			t.send(m)
 		}
 	case RoleUser:
 		t.closePending()
-		t.out = append(t.out, m)
+		t.send(m)
 	default:
-		t.out = append(t.out, m)
+		t.send(m)
 	}
 }
 
-func (t *toolAccounting) closePending() {
+// Close answers tool calls still pending at the end and returns the first
+// error emit gave.
+func (t *ProviderTransform) Close() error {
+	t.closePending()
+	return t.err
+}
+
+func (t *ProviderTransform) send(m Object) {
+	if t.err == nil {
+		t.err = t.emit(m)
+	}
+}
+
+func (t *ProviderTransform) closePending() {
 	for _, call := range t.pending {
 		if !t.answered[call.String("id")] {
-			t.out = append(t.out, ObjectOf("role", QuoteString(RoleToolResult), "toolCallId", call.Get("id"),
+			t.send(ObjectOf("role", QuoteString(RoleToolResult), "toolCallId", call.Get("id"),
 				"toolName", call.Get("name"), "content", textBlocks(NoResultText), "isError", RawMessage("true"),
 				"timestamp", RawMessage("0")))
 		}
 	}
 	t.pending, t.answered = nil, nil
-	t.out = append(t.out, t.held...)
+	for _, m := range t.held {
+		t.send(m)
+	}
 	t.held = nil
 }
 

@@ -94,21 +94,18 @@ func (s *Scanner) frame(raw []byte) {
 // buffer are assembled in s.long, up to the maximum.
 func (s *Scanner) readLine() ([]byte, error) {
 	chunk, err := s.r.ReadSlice('\n')
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return chunk, err
-	}
-	s.long = append(s.long[:0], chunk...)
-	for errors.Is(err, bufio.ErrBufferFull) {
-		if len(s.long) > s.max {
-			return nil, &PosError{File: s.name, Line: s.num + 1, Offset: s.offset, Err: ErrLineTooLong}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		s.long = append(s.long[:0], chunk...)
+		for errors.Is(err, bufio.ErrBufferFull) && len(s.long) <= s.max {
+			chunk, err = s.r.ReadSlice('\n')
+			s.long = append(s.long, chunk...)
 		}
-		chunk, err = s.r.ReadSlice('\n')
-		s.long = append(s.long, chunk...)
+		chunk = s.long
 	}
-	if len(s.long) > s.max {
+	if len(chunk) > s.max {
 		return nil, &PosError{File: s.name, Line: s.num + 1, Offset: s.offset, Err: ErrLineTooLong}
 	}
-	return s.long, err
+	return chunk, err
 }
 
 func (s *Scanner) fail(err error) {

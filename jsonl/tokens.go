@@ -88,28 +88,9 @@ type ContextTokens struct {
 // EstimateContextTokens is Pi's estimateContextTokens: the last trusted
 // assistant usage plus estimates of the messages after it.
 func EstimateContextTokens(msgs []Object) ContextTokens {
-	idx, usage := lastAssistantUsage(msgs)
-	if idx < 0 {
-		total := 0
-		for _, m := range msgs {
-			total += EstimateTokens(m)
-		}
-		return ContextTokens{Tokens: total, TrailingTokens: total}
-	}
-	trailing := 0
-	for _, m := range msgs[idx+1:] {
-		trailing += EstimateTokens(m)
-	}
-	return ContextTokens{Tokens: usage + trailing, UsageTokens: usage, TrailingTokens: trailing, LastUsageIndex: &idx}
-}
-
-func lastAssistantUsage(msgs []Object) (int, int) {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if n, ok := AssistantUsageTokens(msgs[i]); ok {
-			return i, n
-		}
-	}
-	return -1, 0
+	var c TokenCounter
+	c.Add(msgs...)
+	return c.Context()
 }
 
 // AssistantUsageTokens returns calculateContextTokens of an assistant message's
@@ -130,4 +111,40 @@ func AssistantUsageTokens(m Object) (int, bool) {
 		n = u.Input + u.Output + u.CacheRead + u.CacheWrite
 	}
 	return int(n), n > 0
+}
+
+// TokenCounter is EstimateContextTokens fed one message at a time, keeping only
+// the per-message estimates.
+type TokenCounter struct {
+	PerMessage []int
+	usageIndex int
+	usage      int
+	seenUsage  bool
+}
+
+// Add counts messages.
+func (c *TokenCounter) Add(msgs ...Object) {
+	for _, m := range msgs {
+		if n, ok := AssistantUsageTokens(m); ok {
+			c.usageIndex, c.usage, c.seenUsage = len(c.PerMessage), n, true
+		}
+		c.PerMessage = append(c.PerMessage, EstimateTokens(m))
+	}
+}
+
+// Context returns the estimate for everything added so far.
+func (c *TokenCounter) Context() ContextTokens {
+	from := 0
+	if c.seenUsage {
+		from = c.usageIndex + 1
+	}
+	trailing := 0
+	for _, n := range c.PerMessage[from:] {
+		trailing += n
+	}
+	if !c.seenUsage {
+		return ContextTokens{Tokens: trailing, TrailingTokens: trailing}
+	}
+	idx := c.usageIndex
+	return ContextTokens{Tokens: c.usage + trailing, UsageTokens: c.usage, TrailingTokens: trailing, LastUsageIndex: &idx}
 }

@@ -1,16 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
-
-type contextOptions struct {
-	leaf string
-	view string
-}
 
 func contextCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -22,55 +15,53 @@ func contextCommand(e *env) *cli.Command {
    llm       convertToLlm of those messages (a JSON array)
    provider  what a provider receives: errored/aborted turns dropped and
              unanswered tool calls closed with "No result provided"
+             (synthetic results carry timestamp 0, so output is reproducible)
 
-The leaf defaults to the last entry of the file, where Pi resumes.`,
+The leaf defaults to the last entry of the file, where Pi resumes. The file is
+indexed in one pass and only the entries of the context are decoded, one at a
+time, so memory stays small whatever the session's size.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to build the context at"},
-			&cli.StringFlag{Name: "view", Value: "context", Usage: "context, llm or provider"},
+			&cli.StringFlag{Name: "view", Value: "context", Usage: "`VIEW`: context, llm or provider"},
 		},
 		Action: func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return runContext(e, contextOptions{leaf: c.String("leaf"), view: c.String("view")}, file)
+			view, err := jsonl.ParseView(c.String("view"))
+			if err != nil {
+				return usagef("--view: %v", err)
+			}
+			return withLeaf(e, file, c.String("leaf"), func(ix *jsonl.Index, leaf int) error {
+				return ix.WriteView(e.stdout, leaf, view)
+			})
 		},
 	}
 }
 
-func runContext(e *env, opts contextOptions, file string) error {
-	if opts.view != "context" && opts.view != "llm" && opts.view != "provider" {
-		return usagef("--view must be context, llm or provider, not %q", opts.view)
-	}
-	proj, err := projectFile(e, file, opts.leaf)
+// withLeaf indexes a file, resolves a leaf id ("" = the active leaf) and calls fn.
+func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) error) error {
+	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
 	if err != nil {
 		return err
 	}
-	var out []byte
-	switch opts.view {
-	case "context":
-		out = proj.Context.AppendJSON(nil)
-	case "llm":
-		out = jsonl.AppendObjects(nil, jsonl.ConvertToLlm(proj.Messages))
-	case "provider":
-		model := jsonl.LastAssistantModel(proj.Messages)
-		out = jsonl.AppendObjects(nil, jsonl.TransformMessages(jsonl.ConvertToLlm(proj.Messages), model))
+	defer closeFn()
+	leaf, err := ix.ResolveLeaf(leafID)
+	if err != nil {
+		return err
 	}
-	return writeJSONLine(e, out)
+	return fn(ix, leaf)
 }
 
 // projectFile indexes a file and projects the path to a leaf ("" = active leaf).
-func projectFile(e *env, file, leaf string) (*jsonl.Projection, error) {
-	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	n, err := ix.ResolveLeaf(leaf)
-	if err != nil {
-		return nil, err
-	}
-	return ix.ProjectLeaf(n)
+func projectFile(e *env, file, leafID string) (*jsonl.Projection, error) {
+	var proj *jsonl.Projection
+	err := withLeaf(e, file, leafID, func(ix *jsonl.Index, leaf int) (err error) {
+		proj, err = ix.ProjectLeaf(leaf)
+		return err
+	})
+	return proj, err
 }
 
 func oneFile(c *cli.Context) (string, error) {
@@ -82,8 +73,6 @@ func oneFile(c *cli.Context) (string, error) {
 
 func writeJSONLine(e *env, out []byte) error {
 	out = append(jsonl.ToValidUTF8(out), '\n')
-	if _, err := e.stdout.Write(out); err != nil {
-		return fmt.Errorf("write output: %w", err)
-	}
-	return nil
+	_, err := e.stdout.Write(out)
+	return err
 }

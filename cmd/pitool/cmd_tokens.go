@@ -23,7 +23,9 @@ estimates of the messages after it).`,
 			if err != nil {
 				return err
 			}
-			return runTokens(e, file, c.String("leaf"))
+			return withLeaf(e, file, c.String("leaf"), func(ix *jsonl.Index, leaf int) error {
+				return runTokens(e, ix, leaf)
+			})
 		},
 	}
 }
@@ -33,16 +35,16 @@ type tokensReport struct {
 	Context    jsonl.ContextTokens `json:"context"`
 }
 
-func runTokens(e *env, file, leaf string) error {
-	proj, err := projectFile(e, file, leaf)
+func runTokens(e *env, ix *jsonl.Index, leaf int) error {
+	sel, err := ix.Select(leaf)
 	if err != nil {
 		return err
 	}
-	r := tokensReport{PerMessage: make([]int, len(proj.Messages)), Context: jsonl.EstimateContextTokens(proj.Messages)}
-	for i, m := range proj.Messages {
-		r.PerMessage[i] = jsonl.EstimateTokens(m)
+	var est jsonl.TokenCounter
+	if err := ix.Stream(sel, func(pe jsonl.ProjectedEntry) error { est.Add(pe.Messages...); return nil }); err != nil {
+		return err
 	}
-	out, err := json.Marshal(r)
+	out, err := json.Marshal(tokensReport{PerMessage: est.PerMessage, Context: est.Context()})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,144 @@
+// Package testref gives tests golden files produced by Pi's own code through
+// ../shared/pi-reference/pi-ref, regenerated with -update and compared as JSON.
+package testref
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// Update regenerates goldens from the reference instead of comparing.
+var Update = flag.Bool("update", false, "regenerate golden files with ../shared/pi-reference/pi-ref")
+
+// RepoRoot returns the repository's root folder.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// Corpus returns the path of a file in testdata/corpus.
+func Corpus(rel string) string { return filepath.Join(RepoRoot(), "testdata", "corpus", rel) }
+
+// PiRef returns the reference runner: $PI_REF, or ../shared/pi-reference/pi-ref.
+func PiRef() string {
+	if p := os.Getenv("PI_REF"); p != "" {
+		return p
+	}
+	return filepath.Join(RepoRoot(), "..", "shared", "pi-reference", "pi-ref")
+}
+
+// Run runs the reference with args and returns its standard output.
+func Run(args ...string) ([]byte, error) {
+	cmd := exec.Command(PiRef(), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("pi-ref %v: %w: %s", args, err, stderr.String())
+	}
+	return out, nil
+}
+
+// Golden returns the golden file golden (a path), regenerating it with the
+// reference args when -update is set.
+func Golden(t testing.TB, golden string, args ...string) []byte {
+	t.Helper()
+	if *Update {
+		out, err := Run(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	out, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to produce it from pi-ref)", err)
+	}
+	return out
+}
+
+// JSONEqual reports whether two JSON documents are equal, numbers compared as
+// numbers and key order ignored; diff names the first difference.
+func JSONEqual(a, b []byte) (equal bool, diff string) {
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		return false, "first document: " + err.Error()
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		return false, "second document: " + err.Error()
+	}
+	return firstDiff("$", va, vb)
+}
+
+func firstDiff(path string, a, b any) (bool, string) {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return false, path + ": object vs " + fmt.Sprintf("%T", b)
+		}
+		return mapDiff(path, x, y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false, fmt.Sprintf("%s: array of %d vs %v", path, len(x), describeLen(b))
+		}
+		for i := range x {
+			if ok, d := firstDiff(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); !ok {
+				return false, d
+			}
+		}
+		return true, ""
+	}
+	if !reflect.DeepEqual(a, b) {
+		return false, fmt.Sprintf("%s: %.200v vs %.200v", path, a, b)
+	}
+	return true, ""
+}
+
+func mapDiff(path string, x, y map[string]any) (bool, string) {
+	for k := range y {
+		if _, ok := x[k]; !ok {
+			return false, path + "." + k + ": missing in first"
+		}
+	}
+	for k, v := range x {
+		w, ok := y[k]
+		if !ok {
+			return false, path + "." + k + ": missing in second"
+		}
+		if ok, d := firstDiff(path+"."+k, v, w); !ok {
+			return false, d
+		}
+	}
+	return true, ""
+}
+
+func describeLen(v any) string {
+	if a, ok := v.([]any); ok {
+		return fmt.Sprintf("array of %d", len(a))
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// AssertJSONEqual fails the test when got and want differ as JSON.
+func AssertJSONEqual(t testing.TB, name string, got, want []byte) {
+	t.Helper()
+	if ok, diff := JSONEqual(got, want); !ok {
+		t.Errorf("%s differs from pi-ref: %s", name, diff)
+	}
+}

@@ -1,0 +1,119 @@
+package jsonl
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func indexString(t *testing.T, s string) *Index {
+	t.Helper()
+	src, err := Open("-", strings.NewReader(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { src.Close() })
+	ix, err := BuildIndex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+const header = `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}` + "\n"
+
+func entry(id, parent string) string {
+	p := `null`
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"` + id + `"}}` + "\n"
+}
+
+func TestPathAndLeaves(t *testing.T) {
+	ix := indexString(t, header+entry("a", "")+entry("b", "a")+entry("c", "a")+"garbage\n"+entry("d", "b"))
+	if ix.Len() != 4 || len(ix.Skipped) != 1 || ix.Skipped[0].Num != 5 {
+		t.Fatalf("len %d skipped %+v", ix.Len(), ix.Skipped)
+	}
+	path, err := ix.Path(ix.ActiveLeaf())
+	if err != nil || len(path) != 3 || ix.ID(path[0]) != "a" || ix.ID(path[2]) != "d" {
+		t.Fatalf("path %v err %v", path, err)
+	}
+	leaves := ix.Leaves()
+	if len(leaves) != 2 || ix.ID(leaves[0]) != "c" || ix.ID(leaves[1]) != "d" {
+		t.Errorf("leaves %v", leaves)
+	}
+}
+
+func TestPathStopsOnCycle(t *testing.T) {
+	ix := indexString(t, header+entry("a", "b")+entry("b", "a")+entry("c", "b"))
+	_, err := ix.Path(ix.ActiveLeaf())
+	var ce *CycleError
+	if !errors.As(err, &ce) || !errors.Is(err, ErrCycle) || len(ce.Entries) != 2 {
+		t.Fatalf("want a 2-entry cycle error, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("cycle error names no line: %v", err)
+	}
+}
+
+func TestDanglingParentEndsPath(t *testing.T) {
+	ix := indexString(t, header+entry("a", "")+entry("b", "gone"))
+	path, err := ix.Path(1)
+	if err != nil || len(path) != 1 {
+		t.Fatalf("path %v err %v", path, err)
+	}
+	if p, ok := ix.DanglingParent(1); !ok || p != "gone" {
+		t.Errorf("dangling parent = %q %v", p, ok)
+	}
+}
+
+func TestDuplicateIDLaterWins(t *testing.T) {
+	ix := indexString(t, header+entry("a", "")+entry("x", "a")+entry("x", "a")+entry("c", "x"))
+	path, _ := ix.Path(ix.ActiveLeaf())
+	if len(path) != 3 || path[1] != 2 {
+		t.Fatalf("path %v should go through the later x (entry 2)", path)
+	}
+}
+
+func TestV1MigrationIsDeterministic(t *testing.T) {
+	v1 := `{"type":"session","id":"v1","timestamp":"2025-01-01T00:00:00Z","cwd":"/p"}` + "\n" +
+		`{"type":"message","timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"hi"}}` + "\n" +
+		`{"type":"compaction","timestamp":"2025-01-01T00:00:02Z","summary":"s","firstKeptEntryIndex":1,"tokensBefore":5}` + "\n"
+	a, b := indexString(t, v1), indexString(t, v1)
+	if a.ID(0) != b.ID(0) || a.ID(1) != b.ID(1) || len(a.ID(0)) != 8 || a.Parent(1) != 0 {
+		t.Fatalf("ids %q %q vs %q %q", a.ID(0), a.ID(1), b.ID(0), b.ID(1))
+	}
+	comp, err := a.Decode(1)
+	if err != nil || comp.Obj.String("firstKeptEntryId") != a.ID(0) || comp.Obj.Has("firstKeptEntryIndex") {
+		t.Fatalf("compaction not migrated: %s", comp.Obj.AppendJSON(nil))
+	}
+}
+
+// FuzzIndex: any input indexes without panic, and every path walk ends.
+func FuzzIndex(f *testing.F) {
+	f.Add(header + entry("a", "") + entry("b", "a"))
+	f.Add(header + entry("a", "b") + entry("b", "a"))
+	f.Add("\xEF\xBB\xBF" + header + "{\"type\":\"message\"}\r\n{")
+	f.Fuzz(func(t *testing.T, s string) {
+		src, err := Open("-", strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		defer src.Close()
+		ix, err := BuildIndex(src)
+		if err != nil {
+			return
+		}
+		for _, leaf := range ix.Leaves() {
+			if path, err := ix.Path(leaf); err == nil {
+				ix.DecodePath(path)
+			}
+		}
+		if ix.Len() > 0 {
+			if sel, err := ix.Select(ix.ActiveLeaf()); err == nil {
+				ix.Stream(sel, func(ProjectedEntry) error { return nil })
+			}
+		}
+	})
+}

@@ -1,0 +1,282 @@
+package jsonl
+
+import "strconv"
+
+// skim is the handful of fields the index pass reads from each line.
+type skim struct {
+	Type     string
+	ID       *string
+	ParentID *string
+	Version  *int
+	TargetID *string
+	Label    *string
+}
+
+// maxNesting bounds how deeply nested a line may be before it is rejected.
+const maxNesting = 10000
+
+// skimLine checks that b is one valid JSON object, as JSON.parse would accept
+// it, and pulls out the top-level fields the index needs. It decodes nothing
+// else and allocates only for the fields it keeps. It never panics on any
+// input: every line of a damaged file passes through here.
+func skimLine(b []byte, s *skim) bool {
+	p := skimmer{b: b}
+	p.space()
+	if !p.object(s) {
+		return false
+	}
+	p.space()
+	return p.i == len(b)
+}
+
+type skimmer struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+func (p *skimmer) space() {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *skimmer) eat(c byte) bool {
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// object reads an object; with s non-nil it captures the fields of interest.
+func (p *skimmer) object(s *skim) bool {
+	if !p.eat('{') {
+		return false
+	}
+	if p.eat('}') {
+		return true
+	}
+	for {
+		p.space()
+		start := p.i
+		if !p.str() {
+			return false
+		}
+		key := p.b[start:p.i]
+		if !p.eat(':') {
+			return false
+		}
+		p.space()
+		if !p.field(s, key) {
+			return false
+		}
+		if p.eat('}') {
+			return true
+		}
+		if !p.eat(',') {
+			return false
+		}
+	}
+}
+
+// field reads one value, keeping it when s wants the key.
+func (p *skimmer) field(s *skim, key []byte) bool {
+	start := p.i
+	if !p.value() {
+		return false
+	}
+	if s == nil {
+		return true
+	}
+	raw := p.b[start:p.i]
+	switch string(key) {
+	case `"type"`:
+		s.Type, _ = DecodeString(raw)
+	case `"id"`:
+		s.ID = stringField(raw)
+	case `"parentId"`:
+		s.ParentID = stringField(raw)
+	case `"targetId"`:
+		s.TargetID = stringField(raw)
+	case `"label"`:
+		s.Label = stringField(raw)
+	case `"version"`:
+		if v, err := strconv.Atoi(string(raw)); err == nil {
+			s.Version = &v
+		}
+	}
+	return true
+}
+
+func stringField(raw []byte) *string {
+	v, ok := DecodeString(raw)
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+func (p *skimmer) value() bool {
+	if p.i >= len(p.b) {
+		return false
+	}
+	switch c := p.b[p.i]; {
+	case c == '"':
+		return p.str()
+	case c == '{':
+		return p.nested(func() bool { return p.object(nil) })
+	case c == '[':
+		return p.nested(p.array)
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	}
+	return false
+}
+
+func (p *skimmer) nested(read func() bool) bool {
+	p.depth++
+	ok := p.depth <= maxNesting && read()
+	p.depth--
+	return ok
+}
+
+func (p *skimmer) array() bool {
+	if !p.eat('[') {
+		return false
+	}
+	if p.eat(']') {
+		return true
+	}
+	for {
+		p.space()
+		if !p.value() {
+			return false
+		}
+		if p.eat(']') {
+			return true
+		}
+		if !p.eat(',') {
+			return false
+		}
+	}
+}
+
+func (p *skimmer) literal(lit string) bool {
+	if len(p.b)-p.i < len(lit) || string(p.b[p.i:p.i+len(lit)]) != lit {
+		return false
+	}
+	p.i += len(lit)
+	return true
+}
+
+// plainStringByte marks the bytes a string can hold without a closer look.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+func (p *skimmer) str() bool {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return false
+	}
+	b, i := p.b, p.i+1
+	for {
+		for i < len(b) && plainStringByte[b[i]] {
+			i++
+		}
+		if i >= len(b) || b[i] < 0x20 {
+			return false
+		}
+		if b[i] == '"' {
+			p.i = i + 1
+			return true
+		}
+		n := escapeLen(b[i:])
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+}
+
+// escapeLen returns the length of the escape sequence at the start of b, 0 if
+// it is not a valid one.
+func escapeLen(b []byte) int {
+	if len(b) < 2 {
+		return 0
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if len(b) < 6 {
+			return 0
+		}
+		for _, c := range b[2:6] {
+			if !isHex(c) {
+				return 0
+			}
+		}
+		return 6
+	}
+	return 0
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// number accepts JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *skimmer) number() bool {
+	b, i := p.b, p.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		if i = digits(b, i+1); b[i-1] == '.' {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		if i = digits(b, i); i == start {
+			return false
+		}
+	}
+	p.i = i
+	return true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}

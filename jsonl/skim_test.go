@@ -1,0 +1,36 @@
+package jsonl
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"testing"
+)
+
+func isObjectJSON(b []byte) bool {
+	return stdjson.Valid(b) && bytes.HasPrefix(bytes.TrimLeft(b, " \t\r\n"), []byte("{"))
+}
+
+func TestSkimLine(t *testing.T) {
+	var s skim
+	line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
+	if !skimLine(line, &s) || s.Type != "label" || *s.ID != "ab" || s.ParentID != nil || *s.TargetID != "t" || *s.Label != "x" || *s.Version != 3 {
+		t.Fatalf("skim = %+v", s)
+	}
+	for _, bad := range []string{`{"a":1}{"b":2}`, `{"a":01}`, `{"a":"x`, `{"a":"\x01"}`, `{"a":1.}`, `[1]`, `{"a":"\q"}`, `{"a":tru}`, `{"a":1,}`} {
+		if skimLine([]byte(bad), &skim{}) {
+			t.Errorf("skimLine accepted %q", bad)
+		}
+	}
+}
+
+// FuzzSkimMatchesValid: skimLine accepts exactly the JSON objects encoding/json accepts.
+func FuzzSkimMatchesValid(f *testing.F) {
+	for _, s := range []string{`{"type":"x","id":"1"}`, `{"a":[1,2,{"b":null}]}`, `{"a":"\u00e9"}`, `{"a":1e5}`, ` {} `, `{"a":-0.5E-3}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := skimLine(b, &skim{}), isObjectJSON(b); got != want {
+			t.Fatalf("skimLine(%q) = %v, encoding/json says %v", b, got, want)
+		}
+	})
+}
