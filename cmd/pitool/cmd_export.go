@@ -1,17 +1,122 @@
 package main
 
 import (
-	"errors"
+	"io"
 
+	"github.com/pitool/pitool/exporter"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// exportCommand is a placeholder until issue 6 (export) lands; that work replaces this file.
+type exportOptions struct {
+	out          string
+	leaf         string
+	allBranches  bool
+	noThinking   bool
+	noToolOutput bool
+	title        string
+	redact       bool
+}
+
 func exportCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "export",
-		Usage:  "(not built yet)",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("export is not built yet") },
+		Name:  "export",
+		Usage: "render a session as a self-contained HTML page or as Markdown",
+		Subcommands: []*cli.Command{
+			exportHTMLCommand(e),
+			exportMarkdownCommand(e),
+		},
 	}
+}
+
+func exportFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (default or -: stdout)"},
+		&cli.StringFlag{Name: "leaf", Usage: "show the branch that ends at entry `ID` (default: the active leaf)"},
+		&cli.BoolFlag{Name: "no-thinking", Usage: "leave the model's thinking out"},
+		&cli.BoolFlag{Name: "no-tool-output", Usage: "leave tool results and written file contents out"},
+		&cli.StringFlag{Name: "title", Usage: "page `TITLE` (default: the session name, or its id)"},
+	}
+}
+
+func exportOpts(c *cli.Context) exportOptions {
+	return exportOptions{out: c.String("output"), leaf: c.String("leaf"), allBranches: c.Bool("all-branches"),
+		noThinking: c.Bool("no-thinking"), noToolOutput: c.Bool("no-tool-output"), title: c.String("title"),
+		redact: c.Bool("redact")}
+}
+
+func exportHTMLCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "html",
+		Usage:     "write one self-contained HTML page of a session",
+		ArgsUsage: "FILE",
+		Description: `Writes a single HTML file with its CSS and script inline that makes no
+network request. The conversation is rendered on the server side, so the page
+reads fine with JavaScript off; the script adds the sidebar tree (filters:
+default, no-tools, user, labeled, all), search, toggles for thinking (T), tool
+outputs (O) and hidden messages (H), deep links (#entry-<id>) and copy buttons.
+
+Markdown is rendered and code highlighted; everything from the session is
+escaped or sanitized. Long outputs are collapsed and parsed by the browser
+only when opened. The page is written while the session is read, so big
+sessions export in bounded memory.
+
+By default the active branch is shown; --leaf picks another one and
+--all-branches shows the whole tree.`,
+		Flags: append(exportFlags(),
+			&cli.BoolFlag{Name: "all-branches", Usage: "show every branch of the tree (the sidebar switches between them)"},
+		),
+		Action: func(c *cli.Context) error {
+			file, err := oneFile(c)
+			if err != nil {
+				return err
+			}
+			return runExport(e, c, exportOpts(c), file, htmlWriter)
+		},
+	}
+}
+
+func exportMarkdownCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "md",
+		Usage:     "write readable Markdown of one branch of a session",
+		ArgsUsage: "FILE",
+		Description: `Writes the branch (the active one, or --leaf's) as Markdown for pasting into
+issues and docs: user and assistant turns, tool calls with their results in
+fenced blocks, summaries, and errors and aborted turns marked.`,
+		Flags: exportFlags(),
+		Action: func(c *cli.Context) error {
+			file, err := oneFile(c)
+			if err != nil {
+				return err
+			}
+			return runExport(e, c, exportOpts(c), file, markdownWriter)
+		},
+	}
+}
+
+type exportWriter func(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error
+
+func htmlWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
+	return exporter.ExportHTML(c.Context, w, ix, opts)
+}
+
+func markdownWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
+	return exporter.ExportMarkdown(c.Context, w, ix, opts)
+}
+
+func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {
+	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	xo := exporter.HTMLOptions{Leaf: opts.leaf, AllBranches: opts.allBranches, NoThinking: opts.noThinking,
+		NoToolOutput: opts.noToolOutput, Title: opts.title}
+	if _, err := ix.ResolveLeaf(opts.leaf); err != nil {
+		return err
+	}
+	return writeOutput(e, opts.out, []string{file}, func(w io.Writer) error {
+		return write(c, w, ix, xo)
+	})
 }

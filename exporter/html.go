@@ -1,0 +1,188 @@
+package exporter
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// HTMLOptions controls ExportHTML.
+type HTMLOptions struct {
+	Leaf         string // the branch to show, by its leaf id ("" = the active leaf)
+	AllBranches  bool   // show every entry of the tree, branch by branch
+	NoThinking   bool   // leave thinking out
+	NoToolOutput bool   // leave tool results and written file contents out
+	Title        string // the page title ("" = the session name, or its id)
+	// Redact, when set, rewrites each entry's JSON line before it is
+	// rendered (pitool passes the redact package's RedactLine).
+	Redact func(line []byte) ([]byte, error)
+}
+
+// Output sizes: the page is written through one buffer of this size, and the
+// context is checked for cancellation every cancelEvery entries.
+const (
+	writeBufferSize = 256 << 10
+	cancelEvery     = 256
+)
+
+var (
+	//go:embed assets/page.html
+	pageHTML string
+	//go:embed assets/style.css
+	styleCSS string
+	//go:embed assets/app.js
+	appJS string
+)
+
+// bootJS marks the page as scripted before the body is parsed, so that CSS
+// can hide what only the script shows.
+const bootJS = `document.documentElement.classList.add("js")`
+
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Parse(pageHTML))
+})
+
+// csp allows nothing from the network: only the page's own two scripts (by
+// hash), inline styles and data: images.
+var csp = sync.OnceValue(func() string {
+	return "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src " +
+		scriptHash(bootJS) + " " + scriptHash(appJS) + "; base-uri 'none'; form-action 'none'"
+})
+
+func scriptHash(js string) string {
+	sum := sha256.Sum256([]byte(js))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}
+
+// ExportHTML writes one self-contained HTML page of a session to w, streaming
+// it entry by entry: the active branch (or opts.Leaf's), or with AllBranches
+// the whole tree. Memory stays bounded by the index plus a few entries.
+func ExportHTML(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOptions) error {
+	r, err := newRenderer(ix, opts)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, writeBufferSize)
+	if err := page().ExecuteTemplate(bw, "head", r.headView()); err != nil {
+		return fmt.Errorf("write page: %w", err)
+	}
+	if err := r.entries(ctx, bw); err != nil {
+		return err
+	}
+	if err := page().ExecuteTemplate(bw, "foot", r.footView()); err != nil {
+		return fmt.Errorf("write page: %w", err)
+	}
+	return bw.Flush()
+}
+
+// entries renders the sequence, skipping tool results already shown with
+// their calls.
+func (r *renderer) entries(ctx context.Context, w io.Writer) error {
+	for r.pos = 0; r.pos < len(r.seq); r.pos++ {
+		if r.pos%cancelEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		e, err := r.at(r.pos)
+		if err != nil {
+			return err
+		}
+		r.noteSystemState(e)
+		if r.used[r.pos] {
+			delete(r.used, r.pos)
+			continue
+		}
+		v, err := r.view(e)
+		if err != nil {
+			return err
+		}
+		if err := page().ExecuteTemplate(w, "entry", v); err != nil {
+			return fmt.Errorf("write page: %w", err)
+		}
+		r.prev = e.N
+	}
+	return nil
+}
+
+type headView struct {
+	CSP                  template.HTMLAttr
+	Title                string
+	CSS                  template.CSS
+	ChromaCSS            template.CSS
+	BootJS               template.JS
+	AllBranches          bool
+	SessionID, Date, Cwd string
+	ParentSession, Shown string
+	Notes                string
+}
+
+func (r *renderer) headView() headView {
+	h := r.ix.Header
+	v := headView{
+		CSP: template.HTMLAttr(csp()), Title: r.title(), CSS: template.CSS(styleCSS), ChromaCSS: chromaCSS(),
+		BootJS: template.JS(bootJS), AllBranches: r.opts.AllBranches,
+		SessionID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession, Shown: r.shown(),
+	}
+	if t, ok := jsonl.ParseTimestamp(h.Timestamp); ok {
+		v.Date = t.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	v.Notes = r.notes()
+	return v
+}
+
+func (r *renderer) title() string {
+	switch {
+	case r.opts.Title != "":
+		return r.opts.Title
+	case r.name != "":
+		return r.name
+	case r.ix.Header.ID != "":
+		return "Session " + r.ix.Header.ID
+	}
+	return "Pi session"
+}
+
+func (r *renderer) shown() string {
+	if r.opts.AllBranches {
+		return fmt.Sprintf("all %d entries, %d branches", len(r.seq), len(r.ix.Leaves()))
+	}
+	if len(r.seq) == 0 {
+		return "no entries"
+	}
+	return fmt.Sprintf("the branch to %s (%d of %d entries)", r.ix.ID(r.seq[len(r.seq)-1]), len(r.seq), r.ix.Len())
+}
+
+func (r *renderer) notes() string {
+	var n []string
+	if r.opts.Redact != nil {
+		n = append(n, "secrets redacted")
+	}
+	if r.opts.NoThinking {
+		n = append(n, "thinking left out")
+	}
+	if r.opts.NoToolOutput {
+		n = append(n, "tool output left out")
+	}
+	return strings.Join(n, ", ")
+}
+
+type footView struct {
+	Models              []string
+	Messages, ToolCalls string
+	Tokens, Cost        string
+	AppJS               template.JS
+}
+
+func (r *renderer) footView() footView {
+	s := r.stats
+	return footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
+		Cost: fmt.Sprintf("%.3f", s.cost), AppJS: template.JS(appJS)}
+}

@@ -1,0 +1,175 @@
+package exporter
+
+import (
+	"strconv"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// toolLookahead bounds how far past an assistant message the renderer looks
+// for the results of its tool calls.
+const toolLookahead = 64
+
+// renderer walks the entries to show, in order, and turns each into a view.
+type renderer struct {
+	ix     *jsonl.Index
+	opts   HTMLOptions
+	md     *markdown
+	seq    []int                // entries in page order
+	pos    int                  // current position in seq
+	ahead  map[int]*jsonl.Entry // entries decoded early, by position in seq
+	used   map[int]bool         // positions shown with an earlier entry
+	prev   int                  // the entry shown last
+	onPath []bool               // the branch shown first (--all-branches)
+	system []bool               // entry has a system message on its path (itself included)
+	labels map[int]string       // label entry → its text
+	name   string               // the session's name (latest session_info)
+	stats  stats
+}
+
+func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
+	r := &renderer{ix: ix, opts: opts, md: newMarkdown(), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
+		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}}
+	leaf, err := ix.ResolveLeaf(opts.Leaf)
+	if err != nil {
+		return nil, err
+	}
+	path, err := ix.Path(leaf)
+	if err != nil {
+		return nil, err
+	}
+	r.seq = path
+	if opts.AllBranches {
+		r.onPath = make([]bool, ix.Len())
+		for _, i := range path {
+			r.onPath[i] = true
+		}
+		r.seq = treeOrder(ix)
+	}
+	return r, r.scanSmallEntries()
+}
+
+// treeOrder lists every entry depth first, children in file order, so that a
+// branch reads from its fork point down.
+func treeOrder(ix *jsonl.Index) []int {
+	children, roots := ix.Children()
+	order := make([]int, 0, ix.Len())
+	stack := make([]int32, 0, 64)
+	for k := len(roots) - 1; k >= 0; k-- {
+		stack = append(stack, roots[k])
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		order = append(order, int(n))
+		for k := len(children[n]) - 1; k >= 0; k-- {
+			stack = append(stack, children[n][k])
+		}
+	}
+	return order
+}
+
+// scanSmallEntries decodes the session names and labels up front: they are
+// few and short, and the page head and every labeled entry need them.
+func (r *renderer) scanSmallEntries() error {
+	for i := 0; i < r.ix.Len(); i++ {
+		t := r.ix.Type(i)
+		if t != jsonl.TypeSessionInfo && t != jsonl.TypeLabel {
+			continue
+		}
+		e, err := r.decode(i)
+		if err != nil {
+			return err
+		}
+		if t == jsonl.TypeSessionInfo {
+			r.name = e.Obj.String("name")
+		} else {
+			r.labels[i] = e.Obj.String("label")
+		}
+	}
+	return nil
+}
+
+// decode reads entry i, redacted when asked.
+func (r *renderer) decode(i int) (*jsonl.Entry, error) {
+	e, err := r.ix.Decode(i)
+	if err != nil || r.opts.Redact == nil {
+		return e, err
+	}
+	line, err := r.opts.Redact(e.Obj.AppendJSON(nil))
+	if err != nil {
+		return nil, &jsonl.PosError{File: r.ix.Name, Line: e.Line, Offset: e.Offset, Err: err}
+	}
+	obj, err := jsonl.ParseObject(line)
+	if err != nil {
+		return nil, &jsonl.PosError{File: r.ix.Name, Line: e.Line, Offset: e.Offset, Err: err}
+	}
+	e.Obj = obj
+	return e, nil
+}
+
+// at returns the entry at position k of the sequence.
+func (r *renderer) at(k int) (*jsonl.Entry, error) {
+	if e, ok := r.ahead[k]; ok {
+		delete(r.ahead, k)
+		return e, nil
+	}
+	return r.decode(r.seq[k])
+}
+
+// peek decodes position k ahead of time and keeps it for at.
+func (r *renderer) peek(k int) (*jsonl.Entry, error) {
+	if e, ok := r.ahead[k]; ok {
+		return e, nil
+	}
+	e, err := r.decode(r.seq[k])
+	if err == nil {
+		r.ahead[k] = e
+	}
+	return e, err
+}
+
+// noteSystemState records whether a system prompt was set on the path to e:
+// a system message, or a compaction that carries one.
+func (r *renderer) noteSystemState(e *jsonl.Entry) {
+	carries := e.Type == jsonl.TypeCompaction && e.Obj.Has("systemMessage")
+	if e.Type == jsonl.TypeMessage {
+		msg, _ := e.Message()
+		carries = msg.String("role") == jsonl.RoleSystem
+	}
+	r.system[e.N] = carries || (e.Parent >= 0 && r.system[e.Parent])
+}
+
+// leadingSystem reports whether e starts the system prompt on its branch.
+func (r *renderer) leadingSystem(e *jsonl.Entry) bool {
+	return e.Parent < 0 || !r.system[e.Parent]
+}
+
+// results finds the tool results of calls in the entries that follow, and
+// marks them as shown.
+func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error) {
+	found := map[string]*toolResult{}
+	for k := r.pos + 1; k < len(r.seq) && k <= r.pos+toolLookahead && len(found) < len(calls); k++ {
+		e, err := r.peek(k)
+		if err != nil {
+			return nil, err
+		}
+		if e.Type != jsonl.TypeMessage {
+			continue
+		}
+		msg, err := messageOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if msg.Role != jsonl.RoleToolResult {
+			break
+		}
+		if calls[msg.ToolCallID] && found[msg.ToolCallID] == nil {
+			found[msg.ToolCallID] = newToolResult(e.ID, msg)
+			r.used[k] = true
+		}
+	}
+	return found, nil
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,102 @@
+package exporter
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// stats are the totals of the entries shown, as Pi's page header counts them.
+type stats struct {
+	user, assistant, toolResults, custom    int
+	compactions, branchSummaries, toolCalls int
+	input, output, cacheRead, cacheWrite    float64
+	cost                                    float64
+	models                                  []string
+	seen                                    map[string]bool
+}
+
+func (s *stats) add(m jsonl.Message) {
+	switch m.Role {
+	case jsonl.RoleUser:
+		s.user++
+	case jsonl.RoleToolResult:
+		s.toolResults++
+	case jsonl.RoleAssistant:
+		s.assistant++
+		s.addModel(m)
+		s.addUsage(m.Usage)
+		_, blocks := contentOf(m.Content)
+		for _, b := range blocks {
+			if b.Type == "toolCall" {
+				s.toolCalls++
+			}
+		}
+	}
+}
+
+func (s *stats) addModel(m jsonl.Message) {
+	name := m.Model
+	if name == "" {
+		return
+	}
+	if m.Provider != "" {
+		name = m.Provider + "/" + name
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if !s.seen[name] {
+		s.seen[name] = true
+		s.models = append(s.models, name)
+	}
+}
+
+func (s *stats) addUsage(u *jsonl.Usage) {
+	if u == nil {
+		return
+	}
+	s.input, s.output = s.input+u.Input, s.output+u.Output
+	s.cacheRead, s.cacheWrite = s.cacheRead+u.CacheRead, s.cacheWrite+u.CacheWrite
+	if c := u.Cost; c != nil {
+		total := c.Total
+		if total == 0 {
+			total = c.Input + c.Output + c.CacheRead + c.CacheWrite
+		}
+		s.cost += total
+	}
+}
+
+func (s *stats) messages() string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{s.user, "user"}, {s.assistant, "assistant"}, {s.toolResults, "tool results"}, {s.custom, "custom"},
+		{s.compactions, "compactions"}, {s.branchSummaries, "branch summaries"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *stats) tokens() string {
+	var parts []string
+	for _, p := range []struct {
+		n      float64
+		prefix string
+	}{{s.input, "↑"}, {s.output, "↓"}, {s.cacheRead, "R"}, {s.cacheWrite, "W"}} {
+		if p.n > 0 {
+			parts = append(parts, p.prefix+formatTokens(p.n))
+		}
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,198 @@
+package exporter
+
+import (
+	"bytes"
+	"html/template"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/microcosm-cc/bluemonday"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	gmrenderer "github.com/yuin/goldmark/renderer"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// Limits that keep one huge message from dominating the export's time or the
+// page's weight. Past them, text is shown escaped but not formatted.
+const (
+	maxMarkdownBytes  = 256 << 10 // larger texts are shown as plain preformatted text
+	maxHighlightBytes = 64 << 10  // larger code is not highlighted
+	maxPreviewBytes   = 4 << 10   // a collapsed output's preview never exceeds this
+)
+
+// markdown renders CommonMark + GFM (no raw HTML: goldmark drops it) with
+// fenced code highlighted by chroma, then sanitizes the result with
+// bluemonday, because a session is untrusted input.
+type markdown struct {
+	md     goldmark.Markdown
+	policy *bluemonday.Policy
+	buf    bytes.Buffer
+}
+
+func newMarkdown() *markdown {
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(
+			gmhtml.WithHardWraps(),
+			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{}, 100)),
+		),
+	)
+	return &markdown{md: md, policy: sanitizer()}
+}
+
+// sanitizer is bluemonday's policy for user content, plus the class names
+// chroma and goldmark put on code.
+func sanitizer() *bluemonday.Policy {
+	p := bluemonday.UGCPolicy()
+	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-zA-Z0-9 _-]+$`)).OnElements("span", "code", "pre", "div")
+	p.AllowAttrs("checked", "disabled", "type").OnElements("input")
+	p.RequireNoFollowOnLinks(true)
+	p.AddTargetBlankToFullyQualifiedLinks(true)
+	return p
+}
+
+// Render returns text as sanitized HTML.
+func (m *markdown) Render(text string) template.HTML {
+	if len(text) > maxMarkdownBytes {
+		return plainPre(text)
+	}
+	m.buf.Reset()
+	if err := m.md.Convert([]byte(text), &m.buf); err != nil {
+		return plainPre(text)
+	}
+	return template.HTML(m.policy.SanitizeBytes(m.buf.Bytes()))
+}
+
+// plainPre is text escaped inside a <pre>.
+func plainPre(text string) template.HTML {
+	return template.HTML("<pre class=\"plain\">" + template.HTMLEscapeString(text) + "</pre>")
+}
+
+// codeBlockRenderer renders fenced and indented code blocks with chroma.
+type codeBlockRenderer struct{}
+
+// RegisterFuncs implements gmrenderer.NodeRenderer.
+func (codeBlockRenderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, renderCode)
+	reg.Register(ast.KindCodeBlock, renderCode)
+}
+
+func renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	var code bytes.Buffer
+	lines := n.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		code.Write(seg.Value(src))
+	}
+	lang := ""
+	if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+		lang = string(f.Language(src))
+	}
+	_, err := w.WriteString(string(highlight(code.String(), lexers.Get(lang))))
+	return ast.WalkSkipChildren, err
+}
+
+// formatter writes chroma tokens as <span class>; the page carries the CSS.
+var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
+
+// highlight returns code as a highlighted <pre class="chroma">, or escaped
+// when no lexer fits or the code is too large.
+func highlight(code string, lexer chroma.Lexer) template.HTML {
+	if lexer == nil || len(code) > maxHighlightBytes {
+		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+	}
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+	}
+	var b strings.Builder
+	if err := formatter.Format(&b, styles.Fallback, it); err != nil {
+		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+	}
+	return template.HTML(b.String())
+}
+
+// lexerForPath picks a lexer from a file name, nil when none fits.
+func lexerForPath(p string) chroma.Lexer {
+	if p == "" {
+		return nil
+	}
+	return lexers.Match(path.Base(p))
+}
+
+var chromaCSS = sync.OnceValue(func() template.CSS {
+	var b strings.Builder
+	light, dark := styles.Get("github"), styles.Get("github-dark")
+	formatter.WriteCSS(&b, light)
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	formatter.WriteCSS(&b, dark)
+	b.WriteString("}\n")
+	return template.CSS(b.String())
+})
+
+// output is a tool output or file content: shown whole when short, otherwise
+// a preview of its first lines with the rest collapsed. The collapsed full text
+// sits in a <noscript>, which a browser with JavaScript keeps as one inert
+// string until the reader opens it, and shows as normal markup without.
+type output struct {
+	Preview template.HTML // the first lines, or everything when Rest is 0
+	Full    template.HTML // everything, only when Rest > 0
+	Rest    int           // lines not in the preview
+	Error   bool
+}
+
+// newOutput formats text with at most maxLines lines visible, highlighted
+// with lexer when one is given.
+func newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
+	return formatOutput(text, maxLines, func(s string) template.HTML { return highlight(s, lexer) })
+}
+
+// formatOutput is newOutput with any formatter of text to HTML.
+func formatOutput(text string, maxLines int, format func(string) template.HTML) *output {
+	text = strings.ReplaceAll(text, "\t", "   ")
+	preview, rest := headLines(text, maxLines)
+	if rest == 0 && len(preview) == len(text) {
+		return &output{Preview: format(text)}
+	}
+	return &output{Preview: format(preview), Full: format(text), Rest: rest}
+}
+
+// headLines returns the first n lines of text (at most maxPreviewBytes) and
+// how many lines are left out.
+func headLines(text string, n int) (string, int) {
+	end, lines := 0, 0
+	for lines < n && end < len(text) {
+		i := strings.IndexByte(text[end:], '\n')
+		if i < 0 {
+			end = len(text)
+			lines++
+			break
+		}
+		end += i + 1
+		lines++
+	}
+	head := strings.TrimSuffix(text[:end], "\n")
+	if len(head) > maxPreviewBytes {
+		head = strings.ToValidUTF8(head[:maxPreviewBytes], "") + "…"
+	}
+	return head, strings.Count(text[end:], "\n") + boolInt(end < len(text) && !strings.HasSuffix(text, "\n"))
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,149 @@
+package exporter
+
+import (
+	"html/template"
+	"regexp"
+	"strconv"
+	"strings"
+
+	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// entryView is one rendered entry: the attributes the page script reads
+// (parent, kind, label, a one-line summary) and exactly one body.
+type entryView struct {
+	ID, Parent, Kind, Label, Summary, Time string
+	BranchFrom                             string // the parent, when the previous entry shown is not it
+	OffPath                                bool   // --all-branches: not on the branch shown first
+
+	User      *userView
+	Assistant *assistantView
+	Tool      *toolView // a tool result whose call was not found
+	Bash      *bashView
+	System    *systemView
+	Sum       *summaryView
+	Custom    *customView
+	Setting   string // a one-line entry: model change, label, usage…
+}
+
+type userView struct {
+	Text   template.HTML
+	Images []imageView
+}
+
+type imageView struct {
+	Src template.URL
+}
+
+type assistantView struct {
+	Blocks []blockView
+	Tools  []*toolView
+	Model  string
+	Stop   string // "aborted" or "error"
+	Error  string
+}
+
+type blockView struct {
+	Text     template.HTML // markdown text
+	Thinking string        // escaped by the template
+	Redacted bool          // thinking the provider withheld
+}
+
+type bashView struct {
+	Command   string
+	Output    *output
+	Exit      string
+	Cancelled bool
+	Excluded  bool
+	Truncated string
+}
+
+type systemView struct {
+	Title   string
+	Text    *output
+	Tools   []toolDecl
+	Removed []string
+}
+
+type toolDecl struct {
+	Name, Description string
+	Params            []toolParam
+}
+
+type toolParam struct {
+	Name, Type, Description string
+	Required                bool
+}
+
+type summaryView struct {
+	Title    string
+	Body     template.HTML
+	Read     []string
+	Modified []string
+}
+
+type customView struct {
+	Type   string
+	Hidden bool
+	Body   template.HTML
+}
+
+// contentOf splits message content (a string or blocks) into its joined text
+// and its blocks.
+func contentOf(raw jsonl.RawMessage) (string, []jsonl.Block) {
+	if s, ok := jsonl.DecodeString(raw); ok {
+		return s, nil
+	}
+	var blocks []jsonl.Block
+	if json.Unmarshal(raw, &blocks) != nil {
+		return "", nil
+	}
+	var texts []string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return strings.Join(texts, "\n"), blocks
+}
+
+var (
+	imageMIME = regexp.MustCompile(`^image/(png|jpeg|gif|webp)$`)
+	base64Re  = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
+)
+
+// images returns the image blocks as data URLs, only for the image types a
+// browser shows and only when the data is plain base64.
+func images(blocks []jsonl.Block) []imageView {
+	var out []imageView
+	for _, b := range blocks {
+		if b.Type != "image" || !imageMIME.MatchString(b.MimeType) || !base64Re.MatchString(b.Data) {
+			continue
+		}
+		out = append(out, imageView{Src: template.URL("data:" + b.MimeType + ";base64," + b.Data)})
+	}
+	return out
+}
+
+// summaryLine is a short one-line text for the sidebar.
+func summaryLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 100 {
+		s = strings.ToValidUTF8(s[:100], "") + "…"
+	}
+	return s
+}
+
+// formatTokens is Pi's compact token count: 950, 9.5k, 95k, 9.5M.
+func formatTokens(n float64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	case n < 10000:
+		return strconv.FormatFloat(n/1000, 'f', 1, 64) + "k"
+	case n < 1e6:
+		return strconv.FormatFloat(n/1000, 'f', 0, 64) + "k"
+	}
+	return strconv.FormatFloat(n/1e6, 'f', 1, 64) + "M"
+}
