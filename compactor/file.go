@@ -26,6 +26,7 @@ type Options struct {
 	MinIdle       time.Duration // skip files modified less than this long ago
 	Summarizer    Summarizer
 	Now           func() time.Time // the entry's time; time.Now when nil
+	Stdin         io.Reader        // read for the file "-" (plan only)
 	// NewID picks the entry's id; compactor.NewID when nil.
 	NewID func(taken func(string) bool) string
 }
@@ -77,7 +78,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 			return out.skip(err)
 		}
 	}
-	s, err := readSession(file, opts.Leaf)
+	s, err := readSession(file, opts.Leaf, opts.Stdin)
 	if err != nil {
 		return out.fail(err)
 	}
@@ -92,7 +93,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	}
 	switch {
 	case !out.Due:
-		return out.with(NotDue, fmt.Sprintf("%d tokens fit in %d-%d", out.TokensBefore, window, opts.ReserveTokens))
+		return out.with(NotDue, fmt.Sprintf("%d tokens, compaction starts above %d", out.TokensBefore, window-opts.ReserveTokens))
 	case out.Prep == nil:
 		return out.with(Nothing, "nothing before the cut point to summarize")
 	case opts.Plan:
@@ -116,12 +117,15 @@ func (o Outcome) fail(err error) Outcome {
 	return o
 }
 
-func readSession(file, leafID string) (*session, error) {
-	stamp, err := safefile.StatStamp(file)
-	if err != nil {
-		return nil, err
+func readSession(file, leafID string, stdin io.Reader) (*session, error) {
+	var stamp safefile.Stamp
+	if file != "-" {
+		var err error
+		if stamp, err = safefile.StatStamp(file); err != nil {
+			return nil, err
+		}
 	}
-	src, err := jsonl.Open(file, nil)
+	src, err := jsonl.Open(file, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +197,8 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 // unwritable says why an entry cannot be appended to this file, "" when it can.
 func unwritable(s *session) string {
 	switch {
+	case s.ix.Name == "-":
+		return "standard input cannot be appended to; name the file"
 	case s.comp != jsonl.Plain:
 		return "compressed (" + s.comp.String() + ") files are archives; decompress to compact"
 	case s.ix.Version < jsonl.CurrentVersion:

@@ -1,17 +1,154 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
 
+	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// compactCommand is a placeholder until issue 4 (compact) lands; that work replaces this file.
+// compactRun is what a compact run needs besides the compactor's options.
+type compactRun struct {
+	opts    compactor.Options
+	targets []target
+	jobs    int
+	json    bool
+}
+
 func compactCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "compact",
-		Usage:  "(not built yet)",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("compact is not built yet") },
+		Name:      "compact",
+		Usage:     "append a compaction entry to sessions whose context is too long, with Pi's rules",
+		ArgsUsage: "FILE|DIR...",
+		Description: `For every session file (folders are searched recursively), decides whether
+compaction is due (the context leaves fewer than --reserve-tokens of
+--context-window free) and, with Pi 1.6.0's rules, where to cut: a tool call is
+never separated from its result, and a split turn gets its own prefix summary.
+The summarizer's text becomes one compaction entry appended to the file exactly
+as Pi appends one, so Pi resumes it with the compacted context.
+
+Files are appended to under a lock, only if they did not change while the
+summary was made; files modified less than --min-idle ago are skipped.
+
+--plan writes nothing: per file it prints the decision and the preparation
+(with --json: firstKeptEntryId, isSplitTurn, tokensBefore, previousSummary,
+messagesToSummarize, turnPrefixMessages, summarizeText, turnPrefixText and
+files, as pi-ref prepare prints them). --plan accepts - for stdin.
+
+Summarizers: extractive (default, offline), openai (any OpenAI-compatible
+chat-completions endpoint: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL),
+anthropic (ANTHROPIC_API_KEY, ANTHROPIC_MODEL), command (--command 'pi -p').
+
+Exit status: 0 when every file was handled (compacted, not due or skipped),
+1 when some file failed, 2 for usage errors, 130 when interrupted.`,
+		Flags: append(compactFlags(),
+			&cli.BoolFlag{Name: "plan", Usage: "print the decision and preparation per file; write nothing"},
+			&cli.StringFlag{Name: "leaf", Usage: "compact at entry `ID` instead of the active leaf (one file only)"},
+		),
+		Action: func(c *cli.Context) error {
+			run, err := newCompactRun(c, e)
+			if err != nil {
+				return err
+			}
+			return runCompact(c.Context, e, run)
+		},
 	}
 }
+
+func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
+	if c.NArg() == 0 {
+		return nil, usagef("compact needs at least one FILE or DIR")
+	}
+	opts, err := compactorOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	opts.Plan, opts.Leaf, opts.Stdin = c.Bool("plan"), c.String("leaf"), e.stdin
+	sh, err := parseShard(c.String("shard"))
+	if err != nil {
+		return nil, err
+	}
+	targets, err := batchTargets(c.Args().Slice(), sh, c.Duration("min-idle"), c.IsSet("min-idle"))
+	if err != nil {
+		return nil, err
+	}
+	if opts.Leaf != "" && (len(targets) != 1 || c.NArg() != 1) {
+		return nil, usagef("--leaf needs exactly one FILE")
+	}
+	return &compactRun{opts: opts, targets: targets, jobs: c.Int("jobs"), json: c.Bool("json")}, nil
+}
+
+func runCompact(ctx context.Context, e *env, run *compactRun) error {
+	bar := progress.New(e.stderr, len(run.targets), "compact")
+	var outcomes []compactor.Outcome
+	var werr error
+	runBatch(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
+		o := run.opts
+		o.MinIdle = run.targets[i].idle
+		return compactor.CompactFile(ctx, run.targets[i].path, o)
+	}, func(_ int, o compactor.Outcome) {
+		bar.Add(1)
+		if ctx.Err() != nil && o.Status == compactor.Failed {
+			return
+		}
+		outcomes = append(outcomes, o)
+		if o.Status == compactor.Failed {
+			fmt.Fprintf(e.stderr, "pitool: error: %s\n", o.Reason)
+		}
+		if run.json && werr == nil {
+			werr = writeJSONLine(e, outcomeJSON(o, run.opts.Plan))
+		}
+	})
+	bar.Finish()
+	return finishCompact(ctx, e, run, outcomes, werr)
+}
+
+func finishCompact(ctx context.Context, e *env, run *compactRun, outcomes []compactor.Outcome, werr error) error {
+	t := totalsOf(outcomes)
+	if werr == nil && run.json {
+		werr = writeJSONLine(e, t.json())
+	} else if werr == nil {
+		werr = printCompactTable(e, outcomes, t, run.opts.Plan)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case werr != nil:
+		return werr
+	case t.failed > 0:
+		return &findingsError{fmt.Sprintf("%d of %d files failed", t.failed, len(outcomes))}
+	}
+	return nil
+}
+
+// outcomeJSON is one file's line of --json output.
+func outcomeJSON(o compactor.Outcome, plan bool) []byte {
+	obj := jsonl.ObjectOf("file", jsonl.QuoteString(o.File), "status", jsonl.QuoteString(string(o.Status)), "due", boolRaw(o.Due))
+	if o.Reason != "" {
+		obj.Set("reason", jsonl.QuoteString(o.Reason))
+	}
+	if plan && o.Prep != nil {
+		fields := o.Prep.PlanFields()
+		obj.Keys, obj.Vals = append(obj.Keys, fields.Keys...), append(obj.Vals, fields.Vals...)
+		return obj.AppendJSON(nil)
+	}
+	obj.Set("tokensBefore", intRaw(o.TokensBefore))
+	if o.Status == compactor.Compacted {
+		obj.Set("tokensAfter", intRaw(o.TokensAfter))
+		obj.Set("keptEntries", intRaw(o.KeptEntries))
+		obj.Set("isSplitTurn", boolRaw(o.Prep.IsSplitTurn))
+		obj.Set("firstKeptEntryId", jsonl.QuoteString(o.Prep.FirstKeptEntryID))
+		obj.Set("entryId", jsonl.QuoteString(o.EntryID))
+		obj.Set("summarizerMs", intRaw(int(o.Elapsed/time.Millisecond)))
+	}
+	return obj.AppendJSON(nil)
+}
+
+func intRaw(n int) jsonl.RawMessage { return strconv.AppendInt(nil, int64(n), 10) }
+
+func boolRaw(b bool) jsonl.RawMessage { return strconv.AppendBool(nil, b) }

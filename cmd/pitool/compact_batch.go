@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/pitool/pitool/internal/sessionfiles"
+)
+
+// target is one file a batch command works on.
+type target struct {
+	path string
+	idle time.Duration // --min-idle that applies to it
+}
+
+// batchTargets expands paths into the files of this shard. Files named on the
+// command line get idle 0 and files found in folders defaultIdle, unless
+// --min-idle was given (set).
+func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]target, error) {
+	var out []target
+	for _, p := range paths {
+		files, err := sessionfiles.Expand([]string{p})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !sh.takes(shardKey(p, f)) {
+				continue
+			}
+			idle := defaultFolderIdle
+			if f.Named {
+				idle = 0
+			}
+			if set {
+				idle = minIdle
+			}
+			out = append(out, target{path: f.Path, idle: idle})
+		}
+	}
+	return out, nil
+}
+
+// shardKey is a file's path relative to the folder it was found in, so that
+// machines mounting a fleet's folders at different places agree on shards.
+func shardKey(root string, f sessionfiles.File) string {
+	if f.Named {
+		return filepath.ToSlash(filepath.Clean(f.Path))
+	}
+	rel, err := filepath.Rel(root, f.Path)
+	if err != nil {
+		return f.Path
+	}
+	return filepath.ToSlash(rel)
+}
+
+type indexed[T any] struct {
+	i   int
+	val T
+}
+
+// runBatch runs work on items 0..n-1 with jobs workers and calls emit in item
+// order. After ctx is cancelled no new item starts; items already started
+// finish and are emitted.
+func runBatch[T any](ctx context.Context, n, jobs int, work func(int) T, emit func(int, T)) {
+	idx := make(chan int)
+	res := make(chan indexed[T])
+	go func() {
+		defer close(idx)
+		for i := 0; i < n; i++ {
+			select {
+			case idx <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				res <- indexed[T]{i, work(i)}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(res) }()
+	emitInOrder(res, emit)
+}
+
+func emitInOrder[T any](res <-chan indexed[T], emit func(int, T)) {
+	pending := map[int]T{}
+	next := 0
+	for r := range res {
+		pending[r.i] = r.val
+		for v, ok := pending[next]; ok; v, ok = pending[next] {
+			delete(pending, next)
+			emit(next, v)
+			next++
+		}
+	}
+}

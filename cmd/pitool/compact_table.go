@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// compactTotals sum a batch's outcomes.
+type compactTotals struct {
+	files, compacted, planned, notDue, nothing, skipped, failed int
+	before, after                                               int
+	elapsed                                                     time.Duration
+}
+
+func totalsOf(outcomes []compactor.Outcome) compactTotals {
+	t := compactTotals{files: len(outcomes)}
+	for _, o := range outcomes {
+		switch o.Status {
+		case compactor.Compacted:
+			t.compacted++
+			t.before += o.TokensBefore
+			t.after += o.TokensAfter
+			t.elapsed += o.Elapsed
+		case compactor.Planned:
+			t.planned++
+		case compactor.NotDue:
+			t.notDue++
+		case compactor.Nothing:
+			t.nothing++
+		case compactor.Skipped:
+			t.skipped++
+		case compactor.Failed:
+			t.failed++
+		}
+	}
+	return t
+}
+
+func (t compactTotals) json() []byte {
+	n := func(v int) jsonl.RawMessage { return intRaw(v) }
+	totals := jsonl.ObjectOf("files", n(t.files), "compacted", n(t.compacted), "planned", n(t.planned),
+		"notDue", n(t.notDue), "nothingToCompact", n(t.nothing), "skipped", n(t.skipped), "failed", n(t.failed),
+		"tokensBefore", n(t.before), "tokensAfter", n(t.after), "summarizerMs", n(int(t.elapsed/time.Millisecond)))
+	return jsonl.ObjectOf("totals", totals.AppendJSON(nil)).AppendJSON(nil)
+}
+
+// printCompactTable prints one row per file, then the totals.
+func printCompactTable(e *env, outcomes []compactor.Outcome, t compactTotals, plan bool) error {
+	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	if plan {
+		fmt.Fprintln(w, "FILE\tDECISION\tTOKENS\tFIRST KEPT\tSPLIT\tTO SUMMARIZE\tTURN PREFIX\tNOTE")
+	} else {
+		fmt.Fprintln(w, "FILE\tSTATUS\tTOKENS BEFORE\tTOKENS AFTER\tKEPT\tSPLIT\tSUMMARIZER\tNOTE")
+	}
+	for _, o := range outcomes {
+		fmt.Fprintln(w, tableRow(o, plan))
+	}
+	if !plan {
+		fmt.Fprintf(w, "TOTAL\t\t%d\t%d\t\t\t%s\t\n", t.before, t.after, t.elapsed.Round(time.Millisecond))
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(e.stdout, totalsLine(t))
+	return err
+}
+
+func tableRow(o compactor.Outcome, plan bool) string {
+	kept, split, first, msgs, prefix := "-", "-", "-", "-", "-"
+	if p := o.Prep; p != nil && (plan || o.Status == compactor.Compacted) {
+		split, first = yesNo(p.IsSplitTurn), p.FirstKeptEntryID
+		msgs, prefix = strconv.Itoa(len(p.MessagesToSummarize)), strconv.Itoa(len(p.TurnPrefixMessages))
+	}
+	if plan {
+		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, first, split, msgs, prefix, o.Reason)
+	}
+	after, took := "-", "-"
+	if o.Status == compactor.Compacted {
+		after, kept, took = strconv.Itoa(o.TokensAfter), strconv.Itoa(o.KeptEntries), o.Elapsed.Round(time.Millisecond).String()
+	}
+	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, after, kept, split, took, o.Reason)
+}
+
+func totalsLine(t compactTotals) string {
+	return fmt.Sprintf("%d files: %d compacted, %d due (plan), %d not due, %d nothing to compact, %d skipped, %d failed",
+		t.files, t.compacted, t.planned, t.notDue, t.nothing, t.skipped, t.failed)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
