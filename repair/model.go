@@ -73,9 +73,10 @@ type entry struct {
 // lineRec is a physical line that repair must rewrite: it is not one clean
 // object ending in LF.
 type lineRec struct {
-	num int
-	off int64
-	len int
+	num  int
+	off  int64
+	len  int
+	junk bool // it holds bytes that go to the quarantine
 }
 
 // model is the streaming pass's result: every object in file order, the
@@ -129,7 +130,7 @@ func scanModel(ctx context.Context, r io.Reader, name string, fs *findings) (*mo
 // noteLine records a line that needs rewriting and reports what is wrong with it.
 func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	if l.BOM || l.CR || l.Unterminated || !a.clean() {
-		m.dirty = append(m.dirty, lineRec{num: l.Num, off: l.Offset, len: l.Length})
+		m.dirty = append(m.dirty, lineRec{num: l.Num, off: l.Offset, len: l.Length, junk: len(a.junk) > 0})
 	}
 	if a.clean() || a.notObject {
 		m.parsed++

@@ -48,10 +48,10 @@ type pctx uint8
 
 const (
 	ctxNone    pctx = iota
-	ctxTop             // the entry object
-	ctxMessage         // the entry's "message"
-	ctxContent         // the message's "content" array
-	ctxBlock           // one content block
+	ctxTop          // the entry object
+	ctxMessage      // the entry's "message"
+	ctxContent      // the message's "content" array
+	ctxBlock        // one content block
 )
 
 var topFields = map[string]field{

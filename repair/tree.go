@@ -110,15 +110,15 @@ func (t *tree) loop(start int) []int {
 type issueKind uint8
 
 const (
-	issueOrphan       issueKind = iota // a tool result whose call is not on its path
-	issueNameMismatch                  // a tool result whose toolName differs from its call's name
-	issueUnanswered                    // calls without results before the next turn
-	issueUnansweredEnd                 // calls without results at the end of a branch
-	issueKeptMissing                   // a compaction's firstKeptEntryId names no entry
-	issueKeptOffPath                   // … names an entry not on its path
-	issueEditMissing                   // a context_edit's target names no entry
-	issueEditOffPath                   // … is not on its path
-	issueEditNotEditable               // … cannot be edited
+	issueOrphan          issueKind = iota // a tool result whose call is not on its path
+	issueNameMismatch                     // a tool result whose toolName differs from its call's name
+	issueUnanswered                       // calls without results before the next turn
+	issueUnansweredEnd                    // calls without results at the end of a branch
+	issueKeptMissing                      // a compaction's firstKeptEntryId names no entry
+	issueKeptOffPath                      // … names an entry not on its path
+	issueEditMissing                      // a context_edit's target names no entry
+	issueEditOffPath                      // … is not on its path
+	issueEditNotEditable                  // … cannot be edited
 )
 
 // issue is one problem found along a branch.

@@ -1,0 +1,317 @@
+package repair
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// Fix is one change repair makes (or, with DryRun, would make).
+type Fix struct {
+	Code    string `json:"code"` // the finding code it fixes
+	Line    int    `json:"line"` // input line, 0 for the whole file
+	Message string `json:"message"`
+}
+
+// dropKind says what happens to an object that is not written as an entry.
+type dropKind uint8
+
+const (
+	keep       dropKind = iota
+	dropRepeat          // a byte-for-byte repeat: its first copy is kept
+	dropQuarantine
+	dropMoved // the header, written at the top instead
+)
+
+// change is what repair does to one object of the input.
+type change struct {
+	drop   dropKind
+	set    jsonl.Object // fields to set (raw values)
+	tool   string       // a toolResult's corrected toolName, "" to keep it
+	before [][]byte     // lines inserted before it
+	after  [][]byte     // lines inserted after it
+}
+
+// plan is the rewrite: per input line keep (copied as bytes), or rewrite its
+// objects (keep, drop, quarantine, re-encode with some fields set), plus
+// inserted lines. Lines that are not visited are copied byte for byte.
+type plan struct {
+	a        *analysed
+	ra       io.ReaderAt
+	opts     Options
+	header   []byte // a header line written first, nil for none
+	changes  map[int]*change
+	newID    []string
+	parent   []int // new parent entry, noParent for a root
+	removed  []bool
+	ref      []string // each entry's targetId, fromId or firstKeptEntryId after renames
+	byID     map[string]int
+	migrate  bool // rename hookMessage roles (v1 and v2 files)
+	visit    []lineRec
+	fixes    []Fix
+	quarant  bool
+	taken    map[string]bool
+	idSource string
+}
+
+func (pl *plan) fix(code string, line int, format string, args ...any) {
+	pl.fixes = append(pl.fixes, Fix{Code: code, Line: line, Message: fmt.Sprintf(format, args...)})
+}
+
+func (pl *plan) ch(i int) *change {
+	c := pl.changes[i]
+	if c == nil {
+		c = &change{}
+		pl.changes[i] = c
+	}
+	return c
+}
+
+func (pl *plan) set(i int, key string, val []byte) { c := pl.ch(i); c.set.Set(key, val) }
+
+// makePlan decides every change from the validated model.
+func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, error) {
+	n := len(a.m.entries)
+	pl := &plan{a: a, ra: ra, opts: opts, changes: map[int]*change{}, newID: make([]string, n),
+		parent: make([]int, n), removed: make([]bool, n), ref: make([]string, n), taken: map[string]bool{}}
+	for i := range a.m.entries {
+		pl.taken[a.m.entries[i].id] = true
+		pl.ref[i] = a.m.entries[i].ref
+		pl.removed[i] = a.m.entries[i].header
+	}
+	if err := pl.planHeader(name); err != nil {
+		return nil, err
+	}
+	if a.s.version < 2 {
+		pl.planV1()
+	} else {
+		pl.planLinks()
+	}
+	if err := pl.planPaths(); err != nil {
+		return nil, err
+	}
+	pl.planLines()
+	pl.lineFixes()
+	return pl, nil
+}
+
+// freshID returns a new 8-hex id that no entry uses, the same for the same
+// file and position, so a repair can be reproduced.
+func (pl *plan) freshID(line int) string {
+	for salt := 0; ; salt++ {
+		sum := sha256.Sum256([]byte(pl.idSource + "/repair/" + strconv.Itoa(line) + "/" + strconv.Itoa(salt)))
+		id := hex.EncodeToString(sum[:4])
+		if !pl.taken[id] {
+			pl.taken[id] = true
+			return id
+		}
+	}
+}
+
+// planLinks gives every entry a unique id and a parent written before it.
+// A parentId resolves to the latest earlier entry with that id; one that
+// names nothing earlier (missing, written later, a cycle) is re-attached to
+// the nearest earlier surviving entry, so the conversation stays one path.
+func (pl *plan) planLinks() {
+	m := pl.a.m
+	latest := map[string]int{}
+	cyc := cycleMembers(pl.a.s.tree)
+	prev := noParent
+	for i := range m.entries {
+		e := &m.entries[i]
+		if e.header {
+			continue
+		}
+		if !pl.assignID(i, e, latest) {
+			continue
+		}
+		pl.linkParent(i, e, latest, prev, cyc)
+		if e.hasID {
+			latest[e.id] = i
+		}
+		prev = i
+	}
+	pl.resolveRefs()
+}
+
+// assignID keeps, renews or drops (a byte-for-byte repeat) entry i's id.
+func (pl *plan) assignID(i int, e *entry, latest map[string]int) bool {
+	m := pl.a.m
+	j, seen := latest[e.id]
+	switch {
+	case !e.hasID:
+		pl.newID[i] = pl.freshID(e.line)
+		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
+		pl.fix("ids.missing", e.line, "gave the %s entry without an id the id %s", typeLabel(e), pl.newID[i])
+	case seen && m.entries[j].hash == e.hash:
+		pl.ch(i).drop, pl.removed[i] = dropRepeat, true
+		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", e.id, m.entries[j].line)
+		return false
+	case seen:
+		pl.newID[i] = pl.freshID(e.line)
+		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
+		pl.fix("ids.duplicate-conflict", e.line, "renamed entry %s to %s (line %d has the id too); later entries that name %s now name %s", e.id, pl.newID[i], m.entries[j].line, e.id, pl.newID[i])
+	default:
+		pl.newID[i] = e.id
+	}
+	return true
+}
+
+func (pl *plan) linkParent(i int, e *entry, latest map[string]int, prev int, cyc map[int]bool) {
+	pl.parent[i] = noParent
+	if e.pkind == parentAbsent || e.pkind == parentNull {
+		return
+	}
+	if j, ok := latest[e.parent]; ok && e.pkind == parentString {
+		pl.parent[i] = j
+		if pl.newID[j] != e.parent {
+			pl.set(i, "parentId", jsonl.QuoteString(pl.newID[j]))
+		}
+		return
+	}
+	pl.parent[i] = prev
+	code := "parents.dangling"
+	if _, later := pl.a.s.tree.byID[e.parent]; later && e.pkind == parentString {
+		code = "parents.after-child"
+	}
+	if cyc[i] {
+		code = "parents.cycle"
+	}
+	to := "made it a root"
+	val := []byte("null")
+	if prev >= 0 {
+		to = fmt.Sprintf("attached it to %s (line %d), the entry before it", pl.newID[prev], pl.a.m.entries[prev].line)
+		val = jsonl.QuoteString(pl.newID[prev])
+	}
+	pl.set(i, "parentId", val)
+	pl.fix(code, e.line, "entry %s named parent %s, which is not written before it; %s", pl.newID[i], clip([]byte(e.parent)), to)
+}
+
+func cycleMembers(t *tree) map[int]bool {
+	out := map[int]bool{}
+	for _, c := range t.cycles() {
+		for _, i := range c {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// resolveRefs points targetId, fromId and firstKeptEntryId at the renamed
+// entry when the id they name was renamed (the latest earlier entry wins).
+func (pl *plan) resolveRefs() {
+	m := pl.a.m
+	latest := map[string]int{}
+	for i := range m.entries {
+		e := &m.entries[i]
+		if pl.removed[i] {
+			continue
+		}
+		if j, ok := latest[e.ref]; ok && e.hasRef && pl.newID[j] != e.ref {
+			pl.ref[i] = pl.newID[j]
+			pl.set(i, refKey(e.typ), jsonl.QuoteString(pl.newID[j]))
+		}
+		if e.hasID {
+			latest[e.id] = i
+		}
+	}
+}
+
+func refKey(t jsonl.EntryType) string {
+	switch t {
+	case jsonl.TypeBranchSummary:
+		return "fromId"
+	case jsonl.TypeCompaction:
+		return "firstKeptEntryId"
+	}
+	return "targetId"
+}
+
+// planV1 migrates a v1 file: the ids validate derived, one chain, and
+// firstKeptEntryIndex replaced by firstKeptEntryId.
+func (pl *plan) planV1() {
+	t := pl.a.s.tree
+	prev := noParent
+	for i := range pl.a.m.entries {
+		if pl.removed[i] {
+			continue
+		}
+		pl.newID[i], pl.parent[i] = t.ids[i], prev
+		parent := []byte("null")
+		if prev >= 0 {
+			parent = jsonl.QuoteString(t.ids[prev])
+		}
+		pl.set(i, "id", jsonl.QuoteString(t.ids[i]))
+		pl.set(i, "parentId", parent)
+		pl.planV1Kept(i)
+		prev = i
+	}
+}
+
+func (pl *plan) planV1Kept(i int) {
+	e := &pl.a.m.entries[i]
+	if e.typ != jsonl.TypeCompaction || e.keptIdx < 0 {
+		return
+	}
+	if k, ok := pl.a.s.keptOf(i); ok {
+		pl.ref[i] = pl.newID[k]
+		pl.set(i, "firstKeptEntryId", jsonl.QuoteString(pl.newID[k]))
+	}
+	pl.set(i, "firstKeptEntryIndex", nil)
+}
+
+// planLines lists the lines to rewrite, in order: lines that are not clean,
+// and lines holding an object that changes.
+func (pl *plan) planLines() {
+	m := pl.a.m
+	seen := map[int]bool{}
+	for _, l := range m.dirty {
+		seen[l.num] = true
+		pl.visit = append(pl.visit, l)
+		pl.quarant = pl.quarant || l.junk
+	}
+	for i, c := range pl.changes {
+		e := &m.entries[i]
+		pl.quarant = pl.quarant || c.drop == dropQuarantine
+		if !seen[e.line] {
+			seen[e.line] = true
+			pl.visit = append(pl.visit, lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+		}
+	}
+	sort.Slice(pl.visit, func(i, j int) bool { return pl.visit[i].num < pl.visit[j].num })
+}
+
+// changed reports whether the output differs from the input.
+func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 }
+
+// lineFixMessages says what repair does about each kind of damaged line.
+var lineFixMessages = map[string]string{
+	"line.bom":          "removed the byte-order mark",
+	"line.crlf":         "turned the CRLF line endings into LF",
+	"line.nul":          "removed the NUL bytes",
+	"line.invalid-utf8": "replaced the invalid UTF-8 with U+FFFD, as Pi reads it",
+	"line.blank":        "dropped the blank line",
+	"line.unterminated": "added the missing final newline",
+	"line.joined":       "split the joined entries onto lines of their own",
+	"line.truncated":    "moved the torn entry to the quarantine",
+	"line.invalid-json": "moved the invalid JSON to the quarantine",
+	"line.garbage":      "moved the garbage to the quarantine",
+	"line.not-object":   "moved the line to the quarantine",
+}
+
+// lineFixes reports the fixes of damaged lines, which the writer applies as
+// it rewrites them.
+func (pl *plan) lineFixes() {
+	var out []Fix
+	for _, f := range pl.a.report.Findings {
+		if msg, ok := lineFixMessages[f.Code]; ok {
+			out = append(out, Fix{Code: f.Code, Line: f.Line, Message: msg + " (" + f.Message + ")"})
+		}
+	}
+	pl.fixes = append(out, pl.fixes...)
+}

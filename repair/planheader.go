@@ -1,0 +1,168 @@
+package repair
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// sessionIDPattern is what Pi accepts as a session id.
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
+
+// planHeader makes sure the output starts with exactly one valid v3 header.
+func (pl *plan) planHeader(name string) error {
+	s, m := pl.a.s, pl.a.m
+	pl.idSource = name
+	if s.header < 0 {
+		return pl.recreateHeader(name)
+	}
+	h := &m.entries[s.header]
+	pl.idSource = h.id
+	var set jsonl.Object
+	if !h.hasID {
+		id := pl.sessionID(name)
+		set.Set("id", jsonl.QuoteString(id))
+		pl.fix("header.invalid", h.line, "gave the header the session id %s", id)
+	}
+	if s.version < jsonl.CurrentVersion {
+		set.Set("version", []byte("3"))
+		pl.migrate = true
+		pl.fix("header.legacy-version", h.line, "migrated the session from format v%d to v3", s.version)
+	}
+	pl.dropOtherHeaders()
+	if s.headerFirst {
+		if len(set.Keys) > 0 {
+			pl.ch(s.header).set = set
+		}
+		return nil
+	}
+	obj, err := pl.readObject(s.header)
+	if err != nil {
+		return err
+	}
+	applySet(&obj, set)
+	pl.header = obj.AppendJSON(nil)
+	pl.ch(s.header).drop = dropMoved
+	pl.fix("header.not-first", h.line, "moved the session header to the first line")
+	return nil
+}
+
+func (pl *plan) dropOtherHeaders() {
+	m := pl.a.m
+	first := pl.a.s.header
+	for i := first + 1; i < len(m.entries); i++ {
+		e := &m.entries[i]
+		switch {
+		case !e.header:
+		case e.hash == m.entries[first].hash:
+			pl.ch(i).drop = dropRepeat
+			pl.fix("header.duplicate", e.line, "dropped a repeat of the session header")
+		default:
+			pl.ch(i).drop = dropQuarantine
+			pl.fix("header.duplicate", e.line, "moved a second session header (session %q) to the quarantine", e.id)
+		}
+	}
+}
+
+// recreateHeader writes a header for a file that lost it: the id from a Pi
+// file name (<timestamp>_<id>.jsonl), the cwd from Pi's folder name, the time
+// of the first entry.
+func (pl *plan) recreateHeader(name string) error {
+	ts, err := pl.firstTimestamp()
+	if err != nil {
+		return err
+	}
+	id := pl.sessionID(name)
+	cwd, known := cwdFromFolder(name)
+	pl.idSource = id
+	h := jsonl.ObjectOf("type", jsonl.QuoteString("session"), "version", []byte("3"), "id", jsonl.QuoteString(id),
+		"timestamp", jsonl.QuoteString(ts), "cwd", jsonl.QuoteString(cwd))
+	pl.header = h.AppendJSON(nil)
+	where := "cwd " + cwd + " from the folder name"
+	if !known {
+		where = "an empty cwd (the folder is not one of Pi's session folders)"
+	}
+	pl.fix("header.missing", 1, "wrote a session header: id %s, timestamp %s, %s", id, ts, where)
+	return nil
+}
+
+// sessionID takes the id from a Pi session file name, or makes a UUIDv7 from
+// the first entry's time and the file's name.
+func (pl *plan) sessionID(name string) string {
+	base := filepath.Base(name)
+	for _, suf := range []string{".gz", ".zst"} {
+		base = strings.TrimSuffix(base, suf)
+	}
+	base = strings.TrimSuffix(base, ".jsonl")
+	if k := strings.LastIndexByte(base, '_'); k >= 0 && sessionIDPattern.MatchString(base[k+1:]) {
+		return base[k+1:]
+	}
+	ts, _ := pl.firstTimestamp()
+	t, ok := jsonl.ParseTimestamp(ts)
+	if !ok {
+		t = time.Unix(0, 0)
+	}
+	return uuid7(t, name)
+}
+
+// uuid7 is a UUIDv7 whose random bits come from seed, so a repair can be
+// reproduced.
+func uuid7(t time.Time, seed string) string {
+	var u [16]byte
+	sum := sha256.Sum256([]byte(seed))
+	copy(u[6:], sum[:10])
+	ms := uint64(t.UnixMilli())
+	for k := 0; k < 6; k++ {
+		u[k] = byte(ms >> (40 - 8*k))
+	}
+	u[6] = u[6]&0x0f | 0x70
+	u[8] = u[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+}
+
+// cwdFromFolder reads the cwd back from Pi's folder name "--home-dev-x--".
+// Pi writes every / as -, so a - in the original path cannot be told apart;
+// each - becomes /.
+func cwdFromFolder(name string) (string, bool) {
+	if name == "-" {
+		return "", false
+	}
+	dir := filepath.Base(filepath.Dir(name))
+	if len(dir) < 5 || !strings.HasPrefix(dir, "--") || !strings.HasSuffix(dir, "--") {
+		return "", false
+	}
+	return "/" + strings.ReplaceAll(dir[2:len(dir)-2], "-", "/"), true
+}
+
+// firstTimestamp is the first entry's timestamp, or now for a file without
+// entries.
+func (pl *plan) firstTimestamp() (string, error) {
+	for i := range pl.a.m.entries {
+		if pl.a.m.entries[i].header {
+			continue
+		}
+		obj, err := pl.readObject(i)
+		if err != nil {
+			return "", err
+		}
+		if ts := obj.String("timestamp"); validTimestamp(ts) {
+			return ts, nil
+		}
+	}
+	return time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), nil
+}
+
+func applySet(obj *jsonl.Object, set jsonl.Object) {
+	for k, key := range set.Keys {
+		if set.Vals[k] == nil {
+			obj.Delete(key)
+			continue
+		}
+		obj.Set(key, set.Vals[k])
+	}
+}

@@ -1,0 +1,243 @@
+package repair
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// IdleTime is how long a file must have been left alone before repair
+// touches it without Force: a file changed more recently may belong to a
+// live Pi session.
+const IdleTime = time.Minute
+
+// QuarantineSuffix is appended to the output's name for the quarantine file.
+const QuarantineSuffix = ".quarantine"
+
+// Options controls RepairFile.
+type Options struct {
+	Output         string    // output file; "" or "-" writes to Stdout
+	Stdout         io.Writer // where "-" output goes (os.Stdout when nil)
+	InPlace        bool      // replace the input atomically, keeping FILE.bak
+	DryRun         bool      // decide the fixes, write nothing
+	Force          bool      // repair a file modified within IdleTime
+	CloseToolCalls bool      // answer unanswered tool calls with error results
+	Quarantine     string    // quarantine file; default OUTPUT.quarantine (INPUT.quarantine for stdout)
+}
+
+// Result is what a repair did (or, with DryRun, would do).
+type Result struct {
+	File            string    `json:"file"`
+	Output          string    `json:"output"`               // "-" for stdout, "" for a dry run
+	Quarantine      string    `json:"quarantine,omitempty"` // the quarantine file, when anything went there
+	Fixes           []Fix     `json:"fixes"`
+	Changed         bool      `json:"changed"`          // the output differs from the input
+	BytesIn         int64     `json:"bytesIn"`          // decompressed input size
+	BytesCopied     int64     `json:"bytesCopied"`      // bytes copied as they were, without decoding
+	QuarantineBytes int64     `json:"quarantineBytes"`  // bytes sent to the quarantine
+	Remaining       []Finding `json:"remaining"`        // findings repair does not fix (see Fixable)
+	Backup          string    `json:"backup,omitempty"` // with InPlace: where the original is kept
+}
+
+// RepairFile repairs one session file ("-" reads stdin). Untouched lines are
+// copied byte for byte, so the repair of a valid file is the file itself; with
+// InPlace a file that needs no change is not rewritten at all.
+func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options) (*Result, error) {
+	if err := checkOptions(path, &opts); err != nil {
+		return nil, err
+	}
+	var stamp safefile.Stamp
+	if path != jsonl.StdinName {
+		unlock, s, err := guard(path, opts)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		stamp = s
+	}
+	src, err := jsonl.Open(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	pl, err := planSource(ctx, src, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return apply(ctx, pl, src, path, stamp, opts)
+}
+
+func checkOptions(path string, opts *Options) error {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	switch {
+	case opts.InPlace && path == jsonl.StdinName:
+		return errors.New("--in-place needs a file, not stdin")
+	case opts.InPlace && opts.Output != "" && opts.Output != "-":
+		return errors.New("--in-place and an output file exclude each other")
+	case !opts.InPlace && opts.Output != "" && opts.Output != "-" && sameFile(path, opts.Output):
+		return fmt.Errorf("output %s is the input file; use --in-place to replace it (a backup is kept)", opts.Output)
+	}
+	return nil
+}
+
+// guard refuses a recently modified file (unless Force) and, except for
+// InPlace (whose atomic replace takes the lock itself), holds the file's
+// advisory lock while it is read.
+func guard(path string, opts Options) (func() error, safefile.Stamp, error) {
+	stamp, err := safefile.StatStamp(path)
+	if err != nil {
+		return nil, stamp, err
+	}
+	if !opts.Force && !opts.DryRun {
+		if err := safefile.CheckIdle(path, IdleTime); err != nil {
+			return nil, stamp, fmt.Errorf("%w; use --force if no Pi session is using it", err)
+		}
+	}
+	if opts.InPlace || opts.DryRun {
+		return func() error { return nil }, stamp, nil
+	}
+	unlock, err := safefile.Lock(path)
+	return unlock, stamp, err
+}
+
+func planSource(ctx context.Context, src *jsonl.Source, path string, opts Options) (*plan, error) {
+	ra, err := src.ReaderAt()
+	if err != nil {
+		return nil, err
+	}
+	_, a, err := validate(ctx, src.Reader(), path, ValidateOptions{MaxPerCode: -1})
+	if err != nil {
+		return nil, err
+	}
+	return makePlan(a, ra, path, opts)
+}
+
+func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp safefile.Stamp, opts Options) (*Result, error) {
+	res := &Result{File: path, Fixes: pl.fixes, Changed: pl.changed(), BytesIn: pl.a.m.bytes, Remaining: remaining(pl.a.report, opts)}
+	if res.Fixes == nil {
+		res.Fixes = []Fix{}
+	}
+	if opts.DryRun || (opts.InPlace && !res.Changed) {
+		return res, nil
+	}
+	res.Output = outputName(path, opts)
+	if pl.quarant {
+		q, err := quarantineName(path, res.Output, opts)
+		if err != nil {
+			return nil, err
+		}
+		res.Quarantine = q
+	}
+	write := func(w io.Writer, q io.Writer) error {
+		out, err := jsonl.NewWriter(w, src.Compression)
+		if err != nil {
+			return err
+		}
+		wr, err := pl.write(ctx, out, q, pl.a.m.bytes)
+		if err != nil {
+			return err
+		}
+		res.BytesCopied, res.QuarantineBytes = wr.copied, wr.qBytes
+		return out.Close()
+	}
+	return res, commit(res, path, stamp, opts, write)
+}
+
+// commit writes the quarantine first, then the output, each atomically.
+func commit(res *Result, path string, stamp safefile.Stamp, opts Options, write func(w, q io.Writer) error) error {
+	output := func(q io.Writer) error {
+		switch {
+		case opts.InPlace:
+			backup, err := freeBackup(path)
+			res.Backup = backup
+			if err != nil {
+				return err
+			}
+			return safefile.Replace(path, safefile.Options{Backup: true, Expect: &stamp}, func(w io.Writer) error { return write(w, q) })
+		case res.Output == "-":
+			return write(opts.Stdout, q)
+		}
+		return safefile.Create(res.Output, func(w io.Writer) error { return write(w, q) })
+	}
+	if res.Quarantine == "" {
+		return output(nil)
+	}
+	return safefile.Create(res.Quarantine, output)
+}
+
+func outputName(path string, opts Options) string {
+	switch {
+	case opts.InPlace:
+		return path
+	case opts.Output == "":
+		return "-"
+	}
+	return opts.Output
+}
+
+// quarantineName picks a quarantine file beside the output that does not
+// exist yet, so an earlier quarantine is never overwritten.
+func quarantineName(path, output string, opts Options) (string, error) {
+	base := opts.Quarantine
+	if base == "" {
+		switch {
+		case output != "-":
+			base = output + QuarantineSuffix
+		case path != jsonl.StdinName:
+			base = path + QuarantineSuffix
+		default:
+			return "", errors.New("some input lines cannot be saved and need a quarantine file: give --quarantine FILE (or -o FILE)")
+		}
+	}
+	name := base
+	for k := 1; k < 1000; k++ {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return name, nil
+		}
+		name = fmt.Sprintf("%s.%d", base, k)
+	}
+	return "", fmt.Errorf("%s: too many quarantine files", base)
+}
+
+// freeBackup names the backup safefile.Replace will keep.
+func freeBackup(path string) (string, error) {
+	name := path + ".bak"
+	for k := 1; k < 1000; k++ {
+		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
+			return name, nil
+		}
+		name = fmt.Sprintf("%s.bak.%d", path, k)
+	}
+	return "", fmt.Errorf("%s: too many backups", path)
+}
+
+// remaining lists the findings repair leaves as they are.
+func remaining(rep *Report, opts Options) []Finding {
+	out := []Finding{}
+	for _, f := range rep.Findings {
+		if !Fixable(f.Code, opts.CloseToolCalls) && f.Severity != SevInfo {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func sameFile(a, b string) bool {
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ai, bi)
+	}
+	absA, _ := filepath.Abs(a)
+	absB, _ := filepath.Abs(b)
+	return absA == absB
+}

@@ -1,0 +1,212 @@
+package repair
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// readLine reads a physical line back and strips its newline, CR and (on
+// line 1) byte-order mark, as the scanner did.
+func (pl *plan) readLine(l lineRec) ([]byte, error) {
+	raw := make([]byte, l.len)
+	if _, err := pl.ra.ReadAt(raw, l.off); err != nil && !(err == io.EOF && l.len > 0) {
+		return nil, &jsonl.PosError{File: pl.a.m.name, Line: l.num, Offset: l.off, Err: fmt.Errorf("read back: %w", err)}
+	}
+	raw = bytes.TrimSuffix(raw, []byte("\n"))
+	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	if l.num == 1 {
+		raw = bytes.TrimPrefix(raw, bom)
+	}
+	return raw, nil
+}
+
+// readObject reads entry i back as an order-preserving object.
+func (pl *plan) readObject(i int) (jsonl.Object, error) {
+	e := &pl.a.m.entries[i]
+	raw, err := pl.readLine(lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+	if err != nil {
+		return jsonl.Object{}, err
+	}
+	var p parser
+	var a analysis
+	analyse(&p, raw, &a)
+	if e.seg >= len(a.segs) {
+		return jsonl.Object{}, &jsonl.PosError{File: pl.a.m.name, Line: e.line, Offset: e.lineOff, Err: fmt.Errorf("the line changed while it was being repaired")}
+	}
+	s := a.segs[e.seg]
+	return jsonl.ParseObject(append([]byte(nil), a.text[s.start:s.end]...))
+}
+
+// writer applies a plan: untouched byte ranges are copied as they are, without
+// decoding; visited lines are rewritten object by object.
+type writer struct {
+	pl      *plan
+	out     *jsonl.Writer
+	q       io.Writer // the quarantine, nil when the plan needs none
+	p       parser
+	a       analysis
+	copied  int64
+	qBytes  int64
+	qPieces int
+}
+
+func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, size int64) (*writer, error) {
+	w := &writer{pl: pl, out: out, q: q}
+	if pl.header != nil {
+		if err := out.WriteLine(pl.header); err != nil {
+			return nil, err
+		}
+	}
+	pos := int64(0)
+	for _, l := range pl.visit {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err := w.copyRange(pos, l.off); err != nil {
+			return nil, err
+		}
+		if err := w.rewriteLine(l); err != nil {
+			return nil, err
+		}
+		pos = l.off + int64(l.len)
+	}
+	return w, w.copyRange(pos, size)
+}
+
+func (w *writer) copyRange(from, to int64) error {
+	if to <= from {
+		return nil
+	}
+	n, err := io.Copy(w.out, io.NewSectionReader(w.pl.ra, from, to-from))
+	w.copied += n
+	if err != nil {
+		return fmt.Errorf("copy bytes %d-%d: %w", from, to, err)
+	}
+	return nil
+}
+
+// rewriteLine writes the objects of a visited line and sends its junk to the
+// quarantine.
+func (w *writer) rewriteLine(l lineRec) error {
+	raw, err := w.pl.readLine(l)
+	if err != nil {
+		return err
+	}
+	analyse(&w.p, raw, &w.a)
+	if len(w.a.segs) == 0 {
+		return w.wholeLine(l, raw)
+	}
+	for _, pc := range w.a.junk {
+		if err := w.quarantine(w.a.text[pc.start:pc.end]); err != nil {
+			return err
+		}
+	}
+	first := w.pl.firstEntry(l.num)
+	for k, s := range w.a.segs {
+		if err := w.object(first+k, w.a.text[s.start:s.end]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wholeLine handles a line without any object: blank and NUL-only lines are
+// dropped, anything else goes to the quarantine exactly as it was.
+func (w *writer) wholeLine(l lineRec, raw []byte) error {
+	if w.a.blank {
+		return nil
+	}
+	return w.quarantine(raw)
+}
+
+// object writes entry i, whose normalised bytes are text, as the plan says.
+func (w *writer) object(i int, text []byte) error {
+	c := w.pl.changes[i]
+	if c == nil {
+		return w.out.WriteLine(text)
+	}
+	for _, line := range c.before {
+		if err := w.out.WriteLine(line); err != nil {
+			return err
+		}
+	}
+	if err := w.objectItself(i, c, text); err != nil {
+		return err
+	}
+	for _, line := range c.after {
+		if err := w.out.WriteLine(line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) objectItself(i int, c *change, text []byte) error {
+	switch c.drop {
+	case dropRepeat, dropMoved:
+		return nil
+	case dropQuarantine:
+		return w.quarantine(text)
+	}
+	migrate := w.pl.migrate && w.pl.a.m.entries[i].typ == jsonl.TypeMessage
+	if len(c.set.Keys) == 0 && c.tool == "" && !migrate {
+		return w.out.WriteLine(text)
+	}
+	obj, err := jsonl.ParseObject(text)
+	if err != nil {
+		e := &w.pl.a.m.entries[i]
+		return &jsonl.PosError{File: w.pl.a.m.name, Line: e.line, Offset: e.off, Err: err}
+	}
+	applySet(&obj, c.set)
+	if c.tool != "" || migrate {
+		editMessage(&obj, c.tool)
+	}
+	return w.out.WriteObject(obj)
+}
+
+// editMessage renames v2's hookMessage role to custom and sets a corrected
+// toolName.
+func editMessage(obj *jsonl.Object, tool string) {
+	msg, err := jsonl.ParseObject(obj.Get("message"))
+	if err != nil {
+		return
+	}
+	changed := false
+	if msg.String("role") == jsonl.RoleHookMessage {
+		msg.Set("role", jsonl.QuoteString(jsonl.RoleCustom))
+		changed = true
+	}
+	if tool != "" {
+		msg.Set("toolName", jsonl.QuoteString(tool))
+		changed = true
+	}
+	if changed {
+		obj.Set("message", msg.AppendJSON(nil))
+	}
+}
+
+func (w *writer) quarantine(b []byte) error {
+	if w.q == nil {
+		return fmt.Errorf("internal error: the plan has no quarantine for %d bytes", len(b))
+	}
+	w.qBytes += int64(len(b))
+	w.qPieces++
+	if _, err := w.q.Write(b); err != nil {
+		return err
+	}
+	_, err := w.q.Write([]byte{'\n'})
+	return err
+}
+
+// firstEntry returns the index of the first object on a line.
+func (pl *plan) firstEntry(line int) int {
+	es := pl.a.m.entries
+	return sort.Search(len(es), func(i int) bool { return es[i].line >= line })
+}
