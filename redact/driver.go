@@ -1,0 +1,128 @@
+package redact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// Stats sums up one redacted stream.
+type Stats struct {
+	Lines        int   // lines read
+	ChangedLines int   // lines whose bytes changed
+	TextLines    int   // lines that were not JSON and were redacted as plain text
+	Bytes        int64 // bytes read (decompressed)
+	Findings     int   // values replaced
+}
+
+// Changed reports whether the stream had anything to replace.
+func (s Stats) Changed() bool { return s.ChangedLines > 0 }
+
+// Stream redacts every line of in and writes the result to out (nil: check
+// only). Framing is kept: a BOM, CRLF endings and a missing final newline
+// come out as they went in. onFinding, if set, sees each finding with its
+// line number.
+func (r *Redactor) Stream(ctx context.Context, in io.Reader, name string, out io.Writer, onFinding func(Finding)) (Stats, error) {
+	var st Stats
+	sc := jsonl.NewScanner(in, name)
+	for sc.Scan() {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		l := sc.Line()
+		red, findings, err := r.RedactLine(l.Bytes)
+		st.add(l, red, findings, err)
+		for _, f := range findings {
+			if onFinding != nil {
+				f.Line = l.Num
+				onFinding(f)
+			}
+		}
+		if out != nil {
+			if err := writeFramed(out, l, red); err != nil {
+				return st, fmt.Errorf("write %s: %w", name, err)
+			}
+		}
+	}
+	return st, sc.Err()
+}
+
+func (st *Stats) add(l jsonl.Line, red []byte, findings []Finding, err error) {
+	st.Lines++
+	st.Bytes += int64(l.Length)
+	st.Findings += len(findings)
+	if len(findings) > 0 || len(red) != len(l.Bytes) || (len(red) > 0 && &red[0] != &l.Bytes[0]) {
+		st.ChangedLines++
+	}
+	if errors.Is(err, ErrNotJSON) && len(findings) > 0 {
+		st.TextLines++
+	}
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+func writeFramed(out io.Writer, l jsonl.Line, red []byte) error {
+	parts := [][]byte{nil, red, nil}
+	if l.BOM {
+		parts[0] = bom
+	}
+	switch {
+	case l.Unterminated && l.CR:
+		parts[2] = []byte{'\r'}
+	case l.CR:
+		parts[2] = []byte("\r\n")
+	case !l.Unterminated:
+		parts[2] = []byte{'\n'}
+	}
+	for _, p := range parts {
+		if _, err := out.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RedactFile redacts the session file path ("-" for stdin) to out, which is
+// compressed like the input; out nil only checks.
+func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, error) {
+	src, err := jsonl.Open(path, stdin)
+	if err != nil {
+		return Stats{}, err
+	}
+	defer src.Close()
+	if out == nil {
+		return r.Stream(ctx, src.Reader(), path, nil, onFinding)
+	}
+	w, err := jsonl.NewWriter(out, src.Compression)
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := r.Stream(ctx, src.Reader(), path, w, onFinding)
+	if cerr := w.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write %s: %w", path, cerr)
+	}
+	return st, err
+}
+
+// ReplaceFile redacts path in place: a first pass looks for findings, and
+// only when there are some is the file replaced atomically, under its lock,
+// keeping path.bak, and refusing if the file changed in between.
+func (r *Redactor) ReplaceFile(ctx context.Context, path string, onFinding func(Finding)) (Stats, error) {
+	stamp, err := safefile.StatStamp(path)
+	if err != nil {
+		return Stats{}, err
+	}
+	st, err := r.RedactFile(ctx, path, nil, nil, onFinding)
+	if err != nil || !st.Changed() {
+		return st, err
+	}
+	err = safefile.Replace(path, safefile.Options{Backup: true, Expect: &stamp}, func(w io.Writer) error {
+		_, err := r.RedactFile(ctx, path, nil, w, nil)
+		return err
+	})
+	return st, err
+}

@@ -1,0 +1,191 @@
+package redact
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// saltBytes is the size of the random per-run salt.
+const saltBytes = 32
+
+// Options selects the rules and rewrites of a Redactor.
+type Options struct {
+	Salt           string    // keys the placeholder hashes; empty means a random per-run salt
+	Rules          []*Config // extra rules and allowlists (--rules), after the defaults
+	Secrets        []string  // literal values to redact wherever they appear
+	PII            bool      // also emails, phone numbers and IP addresses
+	Paths          bool      // also home folders and user names in paths
+	DropSignatures bool      // remove thinking/thought/text signatures
+	DropImages     bool      // replace image data with a 1×1 placeholder image
+}
+
+// Finding is one replaced value. It never holds the value itself.
+type Finding struct {
+	Rule        string `json:"rule"`
+	JSONPath    string `json:"path"`
+	Line        int    `json:"line,omitempty"` // set by callers that know it (Stream does)
+	Preview     string `json:"preview"`        // masked: a few leading bytes and the length
+	EntryType   string `json:"entryType,omitempty"`
+	Placeholder string `json:"placeholder"`
+}
+
+// ErrNotJSON marks a line that is not a JSON object or array: RedactLine
+// redacts it as plain text and returns this error (wrapped, with the byte
+// position) alongside the output.
+var ErrNotJSON = errors.New("line is not valid JSON; redacted as plain text")
+
+// Redactor finds and replaces secrets in session lines. It is safe for
+// concurrent use; placeholders are consistent across all its calls.
+type Redactor struct {
+	rs    *ruleset
+	opts  Options
+	key   []byte
+	pool  sync.Pool
+	mu    sync.Mutex
+	cache map[string]string
+}
+
+// New compiles the default rules plus opts into a Redactor.
+func New(opts Options) (*Redactor, error) {
+	cfg, err := buildConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := compileConfig(cfg, opts.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	key := []byte(opts.Salt)
+	if opts.Salt == "" {
+		key = make([]byte, saltBytes)
+		if _, err := rand.Read(key); err != nil {
+			return nil, fmt.Errorf("random salt: %w", err)
+		}
+	}
+	r := &Redactor{rs: rs, opts: opts, key: key, cache: map[string]string{}}
+	r.pool.New = func() any { return &scanner{rs: rs} }
+	return r, nil
+}
+
+// buildConfig merges the default rules, the optional classes and the
+// user's rule files, in that order (a later rule id replaces an earlier one).
+func buildConfig(opts Options) (*Config, error) {
+	cfg, err := DefaultConfig()
+	if err != nil {
+		return nil, err
+	}
+	extra := map[string]string{"pii.toml": piiTOML, "paths.toml": pathsTOML}
+	for name, on := range map[string]bool{"pii.toml": opts.PII, "paths.toml": opts.Paths} {
+		if !on {
+			continue
+		}
+		c, err := parseTOML(name, extra[name])
+		if err != nil {
+			return nil, err
+		}
+		cfg.merge(c)
+	}
+	for _, c := range opts.Rules {
+		cfg.merge(c)
+	}
+	return cfg, nil
+}
+
+// RuleIDs lists the ids of the active rules.
+func (r *Redactor) RuleIDs() []string { return r.rs.ruleIDs() }
+
+// RedactLine redacts one line (without its newline). out is line itself
+// when nothing changed. A line that is not JSON is redacted as plain text
+// and err wraps ErrNotJSON.
+func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err error) {
+	sc := r.pool.Get().(*scanner)
+	defer r.pool.Put(sc)
+	w := &walker{r: r, sc: sc, line: line}
+	end, werr := w.value(0, false)
+	if werr == nil && skipSpace(line, end) != len(line) {
+		werr = w.syntaxError(end)
+	}
+	if werr != nil {
+		out, findings = r.redactText(sc, line)
+		return out, findings, fmt.Errorf("%w (%v)", ErrNotJSON, werr)
+	}
+	if len(w.edits) == 0 {
+		return line, nil, nil
+	}
+	return applyEdits(line, w.edits), w.findings, nil
+}
+
+// redactText redacts a line that is not JSON as one plain string.
+func (r *Redactor) redactText(sc *scanner, line []byte) ([]byte, []Finding) {
+	text := string(line)
+	var findings []Finding
+	spans := sc.scanText(text)
+	if len(spans) == 0 {
+		return line, nil
+	}
+	out := r.replace(text, spans, func(rule, secret, placeholder string) {
+		findings = append(findings, Finding{Rule: rule, Preview: mask(secret), Placeholder: placeholder})
+	})
+	return []byte(out), findings
+}
+
+// replace substitutes placeholders for spans (sorted by start) in text,
+// merging overlapping spans, and reports each replacement.
+func (r *Redactor) replace(text string, spans []span, report func(rule, secret, placeholder string)) string {
+	var out []byte
+	last := 0
+	for i := 0; i < len(spans); {
+		sp := spans[i]
+		end := sp.end
+		for i++; i < len(spans) && spans[i].start < end; i++ {
+			end = max(end, spans[i].end)
+		}
+		rule, secret := r.rs.rules[sp.rule].id, text[sp.start:end]
+		ph := r.placeholder(rule, secret)
+		out = append(append(out, text[last:sp.start]...), ph...)
+		report(rule, secret, ph)
+		last = end
+	}
+	return string(append(out, text[last:]...))
+}
+
+// placeholder returns [REDACTED:<rule>:<8 hex>], the hex being an HMAC of the
+// value under the run's salt: one value gets one placeholder in a run.
+func (r *Redactor) placeholder(rule, secret string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tag, ok := r.cache[secret]
+	if !ok {
+		mac := hmac.New(sha256.New, r.key)
+		mac.Write([]byte(secret))
+		tag = hex.EncodeToString(mac.Sum(nil)[:4])
+		r.cache[secret] = tag
+	}
+	return "[REDACTED:" + rule + ":" + tag + "]"
+}
+
+// mask shows at most four leading bytes of a long value, and its length.
+func mask(secret string) string {
+	n := len(secret)
+	shown := 0
+	if n >= 16 {
+		shown = 4
+	}
+	return fmt.Sprintf("%s…(%d bytes)", secret[:shown], n)
+}
+
+// applyEdits returns line with the edits (sorted, non-overlapping) applied.
+func applyEdits(line []byte, edits []edit) []byte {
+	out := make([]byte, 0, len(line)+64)
+	last := 0
+	for _, e := range edits {
+		out = append(append(out, line[last:e.start]...), e.repl...)
+		last = e.end
+	}
+	return append(out, line[last:]...)
+}

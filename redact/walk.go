@@ -1,0 +1,293 @@
+package redact
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// structural reports whether key holds an id, a reference or an
+// enumeration: such values are never scanned (outside free-form data such as
+// tool arguments), so ids, parents and types never change.
+func structural(key []byte) bool {
+	switch string(key) {
+	case "id", "parentId", "type", "targetId", "fromId", "firstKeptEntryId", "toolCallId", "role",
+		"timestamp", "stopReason", "api", "provider", "model", "modelId", "thinkingLevel", "mimeType",
+		"customType", "kind":
+		return true
+	}
+	return false
+}
+
+// freeForm reports whether key starts data whose shape belongs to a tool or
+// an extension: inside it every key and value is scanned.
+func freeForm(key []byte) bool {
+	switch string(key) {
+	case "arguments", "details", "data", "input", "sections":
+		return true
+	}
+	return false
+}
+
+// opaque reports whether key holds a signature that cannot be inspected;
+// --drop-signatures removes them.
+func opaque(key []byte) bool {
+	switch string(key) {
+	case "thinkingSignature", "thoughtSignature", "textSignature":
+		return true
+	}
+	return false
+}
+
+// errSyntax marks a line that is not well-formed JSON.
+var errSyntax = errors.New("invalid JSON")
+
+// edit replaces line[start:end] with repl.
+type edit struct {
+	start, end int
+	repl       []byte
+}
+
+// seg is one step of a JSON path: an object key (raw bytes a:b of the line)
+// or an array index.
+type seg struct {
+	a, b, idx int
+	key       bool
+}
+
+// walker rewrites one line: it visits every string, scans those the
+// prefilter points at, and collects edits and findings.
+type walker struct {
+	r         *Redactor
+	sc        *scanner
+	line      []byte
+	muted     int // >0 while walking a value that must not change
+	path      []seg
+	edits     []edit
+	findings  []Finding
+	entryType string
+}
+
+func (w *walker) syntaxError(pos int) error {
+	return fmt.Errorf("byte %d: %w", pos+1, errSyntax)
+}
+
+// value walks the value at pos and returns the position after it.
+func (w *walker) value(pos int, free bool) (int, error) {
+	pos = skipSpace(w.line, pos)
+	if pos >= len(w.line) {
+		return pos, w.syntaxError(pos)
+	}
+	switch w.line[pos] {
+	case '{':
+		return w.object(pos, free)
+	case '[':
+		return w.array(pos, free)
+	case '"':
+		end, err := w.stringEnd(pos)
+		if err == nil {
+			w.visitString(pos, end)
+		}
+		return end, err
+	}
+	return w.scalar(pos)
+}
+
+func (w *walker) scalar(pos int) (int, error) {
+	start := pos
+	for pos < len(w.line) && !strings.ContainsRune(",]} \t\r\n", rune(w.line[pos])) {
+		pos++
+	}
+	if pos == start {
+		return pos, w.syntaxError(pos)
+	}
+	return pos, nil
+}
+
+func (w *walker) array(pos int, free bool) (int, error) {
+	pos = skipSpace(w.line, pos+1)
+	if pos < len(w.line) && w.line[pos] == ']' {
+		return pos + 1, nil
+	}
+	for i := 0; ; i++ {
+		w.path = append(w.path, seg{idx: i})
+		end, err := w.value(pos, free)
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return end, err
+		}
+		pos = skipSpace(w.line, end)
+		if pos >= len(w.line) || (w.line[pos] != ',' && w.line[pos] != ']') {
+			return pos, w.syntaxError(pos)
+		}
+		if w.line[pos] == ']' {
+			return pos + 1, nil
+		}
+		pos++
+	}
+}
+
+// stringEnd returns the position after the string literal starting at pos.
+func (w *walker) stringEnd(pos int) (int, error) {
+	for i := pos + 1; i < len(w.line); {
+		j := bytes.IndexByte(w.line[i:], '"')
+		if j < 0 {
+			break
+		}
+		i += j
+		if !escaped(w.line, i) {
+			return i + 1, nil
+		}
+		i++
+	}
+	return len(w.line), w.syntaxError(pos)
+}
+
+// escaped reports whether the quote at line[i] is preceded by an odd number
+// of backslashes.
+func escaped(line []byte, i int) bool {
+	n := 0
+	for i > 0 && line[i-1] == '\\' {
+		n++
+		i--
+	}
+	return n%2 == 1
+}
+
+// visitString scans the string literal line[a:b] and records an edit when
+// it held secrets. The prefilter runs on the decoded bytes; only a string
+// with keyword hits is turned into a Go string for the regexes.
+func (w *walker) visitString(a, b int) {
+	if w.muted > 0 {
+		return
+	}
+	raw := w.line[a+1 : b-1]
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		w.sc.decoded = appendDecoded(w.sc.decoded[:0], raw)
+		raw = w.sc.decoded
+	}
+	spans, text := w.sc.scanBytes(raw)
+	if len(spans) == 0 {
+		return
+	}
+	out := w.r.replace(text, spans, w.finding)
+	w.edits = append(w.edits, edit{a, b, jsonl.AppendString(nil, out)})
+}
+
+// finding records one replaced secret at the current path.
+func (w *walker) finding(rule, secret, placeholder string) {
+	w.findings = append(w.findings, Finding{
+		Rule: rule, JSONPath: w.jsonPath(), EntryType: w.entryType,
+		Preview: mask(secret), Placeholder: placeholder,
+	})
+}
+
+func (w *walker) jsonPath() string {
+	var sb strings.Builder
+	sb.WriteString("$")
+	for _, s := range w.path {
+		if !s.key {
+			sb.WriteString("[" + strconv.Itoa(s.idx) + "]")
+			continue
+		}
+		k := decodeString(w.line[s.a+1 : s.b-1])
+		if isIdentifier(k) {
+			sb.WriteString("." + k)
+		} else {
+			sb.WriteString("[" + string(jsonl.QuoteString(k)) + "]")
+		}
+	}
+	return sb.String()
+}
+
+func isIdentifier(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isWordByte(s[i]) || (i == 0 && s[i] >= '0' && s[i] <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func skipSpace(line []byte, pos int) int {
+	for pos < len(line) && isSpace(line[pos]) {
+		pos++
+	}
+	return pos
+}
+
+// decodeString decodes the inside of a JSON string literal.
+func decodeString(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	return string(appendDecoded(nil, raw))
+}
+
+// appendDecoded appends the decoded inside of a JSON string literal.
+// Malformed escapes are kept as written; lone surrogates become U+FFFD.
+func appendDecoded(out, raw []byte) []byte {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' || i+1 >= len(raw) {
+			out = append(out, raw[i])
+			continue
+		}
+		i++
+		out, i = appendEscape(out, raw, i)
+	}
+	return out
+}
+
+// appendEscape decodes the escape whose letter is raw[i]; it returns the
+// index of the escape's last byte.
+func appendEscape(out, raw []byte, i int) ([]byte, int) {
+	switch c := raw[i]; c {
+	case 'n':
+		return append(out, '\n'), i
+	case 't':
+		return append(out, '\t'), i
+	case 'r':
+		return append(out, '\r'), i
+	case 'b':
+		return append(out, '\b'), i
+	case 'f':
+		return append(out, '\f'), i
+	case 'u':
+		return appendUnicodeEscape(out, raw, i)
+	default:
+		return append(out, c), i
+	}
+}
+
+func appendUnicodeEscape(out, raw []byte, i int) ([]byte, int) {
+	r1, ok := hex4(raw, i+1)
+	if !ok {
+		return append(out, '\\', 'u'), i
+	}
+	i += 4
+	if utf16.IsSurrogate(r1) && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+		if r2, ok := hex4(raw, i+3); ok {
+			if r := utf16.DecodeRune(r1, r2); r != utf8.RuneError {
+				return utf8.AppendRune(out, r), i + 6
+			}
+		}
+	}
+	if utf16.IsSurrogate(r1) {
+		r1 = utf8.RuneError
+	}
+	return utf8.AppendRune(out, r1), i
+}
+
+func hex4(raw []byte, i int) (rune, bool) {
+	if i+4 > len(raw) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
+	return rune(n), err == nil
+}
