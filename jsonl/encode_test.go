@@ -7,15 +7,15 @@ import (
 // The expected strings are what JSON.stringify writes (ECMA-262 QuoteJSONString).
 func TestAppendStringMatchesJSONStringify(t *testing.T) {
 	cases := map[string]string{
-		"plain":           `"plain"`,
-		`<a href="x">&`:   `"<a href=\"x\">&"`,
-		"tab\tnl\ncr\r":   `"tab\tnl\ncr\r"`,
-		"\b\f\x00\x1f":    `"\b\f\u0000\u001f"`,
-		"back\\slash":     `"back\\slash"`,
-		"\u2028\u2029":    "\"\u2028\u2029\"",
-		"emoji 😀 テスト":    `"emoji 😀 テスト"`,
+		"plain":            `"plain"`,
+		`<a href="x">&`:    `"<a href=\"x\">&"`,
+		"tab\tnl\ncr\r":    `"tab\tnl\ncr\r"`,
+		"\b\f\x00\x1f":     `"\b\f\u0000\u001f"`,
+		"back\\slash":      `"back\\slash"`,
+		"\u2028\u2029":     "\"\u2028\u2029\"",
+		"emoji 😀 テスト":      `"emoji 😀 テスト"`,
 		"bad \xff\xfe end": "\"bad \uFFFD\uFFFD end\"",
-		"\x7f":            "\"\x7f\"",
+		"\x7f":             "\"\x7f\"",
 	}
 	for in, want := range cases {
 		if got := string(QuoteString(in)); got != want {

@@ -16,7 +16,6 @@ type node struct {
 	offset int64
 	length uint32
 	line   uint32
-	parent int32
 	typ    EntryType
 	id     string
 }
@@ -40,6 +39,7 @@ type Index struct {
 	Bytes      int64  // decompressed size
 
 	nodes     []node
+	parents   []int32  // each entry's parent entry: None for a root, dangling for a missing one
 	parentIDs []string // during the pass only: each entry's parentId ("" for null)
 	byID      map[string]int32
 	labels    map[string]int32 // target id → the label entry that set its current label
@@ -175,15 +175,16 @@ func (ix *Index) migratedID(i int32) string {
 // link resolves parent ids to entry numbers once every id is known, as Pi's
 // lookups do: a parent written after its child still counts.
 func (ix *Index) link() {
+	ix.parents = make([]int32, len(ix.nodes))
 	for i, pid := range ix.parentIDs {
-		ix.nodes[i].parent = None
+		ix.parents[i] = None
 		if pid == "" {
 			continue
 		}
 		if p, ok := ix.byID[pid]; ok {
-			ix.nodes[i].parent = p
+			ix.parents[i] = p
 		} else {
-			ix.nodes[i].parent = dangling
+			ix.parents[i] = dangling
 			ix.dangling[int32(i)] = pid
 		}
 	}

@@ -1,6 +1,10 @@
 package jsonl
 
-import "strconv"
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+)
 
 // skim is the handful of fields the index pass reads from each line.
 type skim struct {
@@ -36,6 +40,9 @@ type skimmer struct {
 }
 
 func (p *skimmer) space() {
+	if p.i < len(p.b) && p.b[p.i] > ' ' {
+		return
+	}
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case ' ', '\t', '\n', '\r':
@@ -182,36 +189,72 @@ func (p *skimmer) literal(lit string) bool {
 	return true
 }
 
-// plainStringByte marks the bytes a string can hold without a closer look.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
+// str reads a string, checking its escapes and that it holds no raw control
+// character. Quotes and backslashes are found with bytes.IndexByte, which is
+// vectorised; the spans between them are checked eight bytes at a time.
 func (p *skimmer) str() bool {
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return false
 	}
 	b, i := p.b, p.i+1
 	for {
-		for i < len(b) && plainStringByte[b[i]] {
-			i++
-		}
-		if i >= len(b) || b[i] < 0x20 {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
 			return false
 		}
-		if b[i] == '"' {
-			p.i = i + 1
+		q += i
+		end, ok := checkSpan(b, i, q)
+		if !ok {
+			return false
+		}
+		if end == q {
+			p.i = q + 1
 			return true
 		}
-		n := escapeLen(b[i:])
-		if n == 0 {
-			return false
-		}
-		i += n
+		i = end // an escape consumed the quote at q (\"): look for the next one
 	}
+}
+
+// checkSpan checks b[i:q] (q is a quote) for raw control characters and valid
+// escapes. It returns q when the span is clean up to the quote, or the index
+// after an escape that ran past q.
+func checkSpan(b []byte, i, q int) (int, bool) {
+	for {
+		bs := bytes.IndexByte(b[i:q], '\\')
+		if bs < 0 {
+			return q, !hasControl(b[i:q])
+		}
+		bs += i
+		n := escapeLen(b[bs:])
+		if n == 0 || hasControl(b[i:bs]) {
+			return 0, false
+		}
+		if i = bs + n; i > q {
+			return i, true
+		}
+	}
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// hasControl reports whether b holds a byte below 0x20, eight bytes at a time.
+func hasControl(b []byte) bool {
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-ones*0x20)&^x&highs != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // escapeLen returns the length of the escape sequence at the start of b, 0 if

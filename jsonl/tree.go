@@ -25,7 +25,7 @@ func (ix *Index) Length(i int) int { return int(ix.nodes[i].length) }
 // Parent returns the entry number of i's parent: None for a root, and None too
 // for a parent id that names no entry (see DanglingParent).
 func (ix *Index) Parent(i int) int {
-	p := int(ix.nodes[i].parent)
+	p := int(ix.parents[i])
 	if p == dangling {
 		return None
 	}
@@ -75,8 +75,7 @@ func (ix *Index) Label(i int) (labelEntry int, ok bool) {
 // second return value.
 func (ix *Index) Children() (children [][]int32, roots []int32) {
 	children = make([][]int32, len(ix.nodes))
-	for i, n := range ix.nodes {
-		p := n.parent
+	for i, p := range ix.parents {
 		if p < 0 || int(p) == i {
 			roots = append(roots, int32(i))
 			continue
@@ -89,9 +88,9 @@ func (ix *Index) Children() (children [][]int32, roots []int32) {
 // Leaves returns the entries that have no children, in file order.
 func (ix *Index) Leaves() []int {
 	hasChild := make([]bool, len(ix.nodes))
-	for i, n := range ix.nodes {
-		if n.parent >= 0 && int(n.parent) != i {
-			hasChild[n.parent] = true
+	for i, p := range ix.parents {
+		if p >= 0 && int(p) != i {
+			hasChild[p] = true
 		}
 	}
 	var leaves []int
@@ -132,33 +131,38 @@ func (e *CycleError) Unwrap() error { return ErrCycle }
 
 // Path returns the entries from a root to leaf, in order. A parent that names
 // no entry ends the walk there, as in Pi; a cycle is a *CycleError.
+//
+// The walk counts its steps instead of marking visited entries: a chain longer
+// than the number of entries must loop, and only then is the loop looked for.
 func (ix *Index) Path(leaf int) ([]int, error) {
 	if leaf == None {
 		return nil, nil
 	}
-	seen := make([]uint64, (len(ix.nodes)+63)/64)
-	var path []int
-	for cur := int32(leaf); cur >= 0; cur = ix.nodes[cur].parent {
-		if seen[cur>>6]&(1<<(cur&63)) != 0 {
-			return nil, ix.cycleError(cur)
+	parents := ix.parents
+	n := 0
+	for cur := int32(leaf); cur >= 0; cur = parents[cur] {
+		if n++; n > len(parents) {
+			return nil, ix.cycleError(int32(leaf))
 		}
-		seen[cur>>6] |= 1 << (cur & 63)
-		path = append(path, int(cur))
 	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
+	path := make([]int, n)
+	for cur, k := int32(leaf), n-1; cur >= 0; cur, k = parents[cur], k-1 {
+		path[k] = int(cur)
 	}
 	return path, nil
 }
 
-func (ix *Index) cycleError(start int32) *CycleError {
+func (ix *Index) cycleError(leaf int32) *CycleError {
+	seen := make([]bool, len(ix.parents))
+	cur := leaf
+	for !seen[cur] {
+		seen[cur] = true
+		cur = ix.parents[cur]
+	}
 	e := &CycleError{File: ix.Name}
-	cur := start
-	for {
-		n := ix.nodes[cur]
-		e.Entries = append(e.Entries, CycleEntry{ID: n.id, Line: int(n.line)})
-		cur = n.parent
-		if cur == start || cur < 0 {
+	for start := cur; ; {
+		e.Entries = append(e.Entries, CycleEntry{ID: ix.nodes[cur].id, Line: int(ix.nodes[cur].line)})
+		if cur = ix.parents[cur]; cur == start {
 			return e
 		}
 	}
