@@ -2,16 +2,144 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 
+	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
 
-// validateCommand is a placeholder until issue 3 (validate) lands; that work replaces this file.
+type validateOptions struct {
+	json       bool
+	maxPerCode int
+	quiet      bool
+}
+
 func validateCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "validate",
-		Usage:  "(not built yet)",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("validate is not built yet") },
+		Name:      "validate",
+		Usage:     "find damage in session files: framing, JSON, header, ids, parents, tool pairing, references",
+		ArgsUsage: "PATH…",
+		Description: `Checks session files (folders are searched for *.jsonl, *.jsonl.gz and
+*.jsonl.zst; - reads stdin) in one streaming pass plus checks over the entry
+tree. Each finding has a stable code (header.missing, line.truncated,
+line.joined, ids.duplicate-conflict, parents.dangling, parents.cycle,
+tools.unanswered…), a severity, the line and byte offset, a message, and the
+pitool repair command that fixes it.
+
+Severities: error (Pi loses or cannot load data), warning (damage Pi
+tolerates), info (a legacy format Pi migrates, a run interrupted mid-turn);
+info notes alone do not make validate fail.
+
+Exit status: 0 clean (info notes at most), 1 errors or warnings found,
+2 a file could not be read or a usage error.`,
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line"},
+			&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary (and errors)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("validate needs at least one PATH (or - for stdin)")
+			}
+			opts := validateOptions{json: c.Bool("json"), maxPerCode: c.Int("max-per-code"), quiet: c.Bool("quiet")}
+			return runValidate(c, e, opts, c.Args().Slice())
+		},
 	}
 }
+
+// validateTally counts what a validate run found.
+type validateTally struct {
+	files, clean, unreadable int
+	counts                   map[repair.Severity]int
+}
+
+func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
+	files, err := sessionfiles.Expand(paths)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%w in %v", errNoFiles, paths)
+	}
+	t := validateTally{counts: map[repair.Severity]int{}}
+	for _, f := range files {
+		if err := validateOne(c, e, opts, f.Path, &t); err != nil {
+			return err
+		}
+	}
+	printValidateSummary(e, opts, t)
+	switch {
+	case t.unreadable > 0:
+		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
+	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
+		return &findingsError{"findings"}
+	}
+	return nil
+}
+
+func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *validateTally) error {
+	t.files++
+	rep, err := repair.ValidateFile(c.Context, path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
+	if c.Context.Err() != nil {
+		return c.Context.Err()
+	}
+	if err != nil {
+		t.unreadable++
+		fmt.Fprintf(e.stderr, "pitool: error: %v\n", err)
+		return nil
+	}
+	for _, sev := range []repair.Severity{repair.SevError, repair.SevWarning, repair.SevInfo} {
+		t.counts[sev] += rep.Count(sev)
+	}
+	if !rep.HasProblems() {
+		t.clean++
+	}
+	if opts.json {
+		return writeReportJSON(e.stdout, rep)
+	}
+	if !opts.quiet {
+		printFindings(e.stdout, rep)
+	}
+	return nil
+}
+
+func writeReportJSON(w io.Writer, rep *repair.Report) error {
+	out, err := json.Marshal(rep)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(out, '\n'))
+	return err
+}
+
+func printFindings(w io.Writer, rep *repair.Report) {
+	for _, f := range rep.Findings {
+		fmt.Fprintf(w, "%s:%d (byte %d): %s %s: %s\n    hint: %s\n", f.File, f.Line, f.Offset, f.Severity, f.Code, f.Message, f.Hint)
+	}
+	for code, n := range rep.Suppressed {
+		fmt.Fprintf(w, "%s: %d more %s findings not shown (--max-per-code -1 shows all)\n", rep.File, n, code)
+	}
+}
+
+func printValidateSummary(e *env, opts validateOptions, t validateTally) {
+	w := e.stdout
+	if opts.json {
+		w = e.stderr
+	}
+	fmt.Fprintf(w, "%d %s checked: %d clean, %d with findings, %d unreadable (%d errors, %d warnings, %d notes)\n",
+		t.files, plural(t.files, "file", "files"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
+		t.counts[repair.SevError], t.counts[repair.SevWarning], t.counts[repair.SevInfo])
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// errNoFiles is returned when folders held no session files.
+var errNoFiles = errors.New("no session files found")
