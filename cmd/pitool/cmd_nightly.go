@@ -1,17 +1,156 @@
 package main
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
 
+	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// nightlyCommand is a placeholder until issue 4 (nightly) lands; that work replaces this file.
+// nightlyRun is one nightly job.
+type nightlyRun struct {
+	dir          string
+	opts         compactor.Options
+	targets      []target
+	jobs         int
+	archiveAfter time.Duration // 0: never archive
+	report       string        // "-" for stdout
+}
+
 func nightlyCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "nightly",
-		Usage:  "(not built yet)",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("nightly is not built yet") },
+		Name:      "nightly",
+		Usage:     "validate, compact and archive a whole sessions folder (for cron or a systemd timer)",
+		ArgsUsage: "[DIR]",
+		Description: `Works through every session file under DIR (default: Pi's sessions folder,
+$PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
+  1. skips files modified less than --min-idle ago (10m): they may be live;
+  2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
+     which every pitool command reads transparently (off by default);
+  3. validates the others, and skips and reports damaged files (run
+     pitool repair on them);
+  4. compacts what is due, with Pi's rules (see pitool compact --help).
+Writes a JSON report (to stdout, or --report FILE) and exits 1 only when some
+file failed, never because there was nothing to do.`,
+		Flags: append(compactFlags(),
+			&cli.StringFlag{Name: "archive-after", Usage: "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst"},
+			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
+		),
+		Action: func(c *cli.Context) error {
+			run, err := newNightlyRun(c)
+			if err != nil {
+				return err
+			}
+			return runNightly(c.Context, e, run)
+		},
 	}
+}
+
+func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
+	if c.NArg() > 1 {
+		return nil, usagef("nightly takes at most one DIR, got %d", c.NArg())
+	}
+	opts, err := compactorOptions(c)
+	if err != nil {
+		return nil, err
+	}
+	run := &nightlyRun{dir: c.Args().First(), opts: opts, jobs: c.Int("jobs"), report: c.String("report")}
+	if run.archiveAfter, err = parseAge(c.String("archive-after")); err != nil {
+		return nil, err
+	}
+	if run.dir == "" {
+		if run.dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
+			return nil, err
+		}
+	}
+	sh, err := parseShard(c.String("shard"))
+	if err != nil {
+		return nil, err
+	}
+	idle := c.Duration("min-idle")
+	if !c.IsSet("min-idle") {
+		idle = defaultFolderIdle
+	}
+	run.targets, err = batchTargets([]string{run.dir}, sh, idle, true)
+	return run, err
+}
+
+// parseAge reads a duration that may be given in days ("30d").
+func parseAge(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.ParseFloat(days, 64)
+		if err == nil && n > 0 {
+			return time.Duration(n * float64(24*time.Hour)), nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return d, nil
+	}
+	return 0, usagef("--archive-after must be an age like 30d or 12h, not %q", s)
+}
+
+func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
+	rep := &nightlyReport{dir: run.dir, started: time.Now()}
+	bar := progress.New(e.stderr, len(run.targets), "nightly")
+	runBatch(ctx, len(run.targets), run.jobs, func(i int) fileReport {
+		return nightlyFile(ctx, run, run.targets[i])
+	}, func(_ int, r fileReport) {
+		bar.Add(1)
+		if r.err != nil && ctx.Err() == nil {
+			fmt.Fprintf(e.stderr, "pitool: error: %s: %v\n", r.file, r.err)
+		}
+		rep.files = append(rep.files, r)
+	})
+	bar.Finish()
+	rep.finished, rep.interrupted = time.Now(), ctx.Err() != nil
+	err := writeOutput(e, run.report, nil, func(w io.Writer) error {
+		_, err := w.Write(append(jsonl.ToValidUTF8(rep.json(run)), '\n'))
+		return err
+	})
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return err
+	case rep.count(actFailed) > 0:
+		return &findingsError{fmt.Sprintf("%d of %d files failed", rep.count(actFailed), len(rep.files))}
+	}
+	return nil
+}
+
+// nightlyFile runs the steps on one file and reports what it did.
+func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
+	r := fileReport{file: t.path}
+	idle, err := idleFor(t.path)
+	switch {
+	case err != nil:
+		return r.failed(err)
+	case idle < t.idle:
+		return r.did(actLive, fmt.Sprintf("modified %s ago", idle.Round(time.Second)))
+	case run.archiveAfter > 0 && idle >= run.archiveAfter && archivable(t.path):
+		dst, err := archive(t.path)
+		if err != nil {
+			return r.failed(err)
+		}
+		return r.did(actArchived, dst)
+	}
+	damage, err := damageOf(t.path)
+	if err != nil {
+		return r.failed(err)
+	}
+	if len(damage) > 0 {
+		r.damage = damage
+		return r.did(actDamaged, "skipped: run pitool repair "+t.path)
+	}
+	return r.compacted(compactor.CompactFile(ctx, t.path, run.opts))
 }
