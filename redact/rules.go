@@ -35,6 +35,7 @@ type rule struct {
 	identPrefix bool // anchored at the keyword; the match starts at the identifier before it
 	multiline   bool // matches may span lines
 	always      bool // no keyword: runs on every string
+	generic     bool // a catch-all rule: a specific rule names a shared finding
 	allow       []allowlist
 }
 
@@ -70,6 +71,7 @@ func compileRule(s RuleSpec) (*rule, error) {
 	}
 	r := &rule{id: s.ID, re: re, group: s.SecretGroup, entropy: s.Entropy, always: len(s.Keywords) == 0}
 	r.assign = strings.Contains(s.Regex, assignTemplate)
+	r.generic = strings.Contains(s.ID, "generic") || s.ID == "env-assignment" || s.ID == "secret-phrase"
 	r.multiline = strings.Contains(s.Regex, `[\s\S`) || strings.Contains(s.Regex, `(?s`)
 	for _, a := range s.Allowlists {
 		al, err := compileAllowlist(a)

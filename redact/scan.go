@@ -26,8 +26,8 @@ type scanner struct {
 	rs      *ruleset
 	lower   []byte
 	decoded []byte
-	wins  []window
-	spans []span
+	wins    []window
+	spans   []span
 }
 
 func compileAnchored(expr string) (*regexp.Regexp, error) {
@@ -195,6 +195,9 @@ func (s *scanner) sorted() []span {
 		}
 		if a.end != b.end {
 			return a.end > b.end
+		}
+		if ga, gb := s.rs.rules[a.rule].generic, s.rs.rules[b.rule].generic; ga != gb {
+			return gb
 		}
 		return a.rule < b.rule
 	})
