@@ -107,7 +107,7 @@ func (pl *plan) sessionID(name string) string {
 	if !ok {
 		t = time.Unix(0, 0)
 	}
-	return uuid7(t, name)
+	return uuid7(t, base+"/"+ts)
 }
 
 // uuid7 is a UUIDv7 whose random bits come from seed, so a repair can be
