@@ -1,16 +1,117 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// infoCommand is a placeholder until the command lands.
 func infoCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "info",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("info is not built yet") },
+		Name:      "info",
+		Usage:     "summarise sessions: id, name, cwd, dates, messages, leaves, tokens, cost, models",
+		ArgsUsage: "FILE…",
+		Description: `For each session prints what Pi's /resume list knows (id, name, cwd, created,
+modified, message count, first message, parent session) and what pitool adds:
+file size, entries, leaves, the context tokens at the active leaf, token and
+cost totals over every assistant message and usage entry, and the models used.
+
+--json prints one JSON object per file, one per line.`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("info takes at least one FILE")
+			}
+			for _, file := range c.Args().Slice() {
+				if err := c.Context.Err(); err != nil {
+					return err
+				}
+				if err := printInfo(e, file, c.Bool("json")); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 	}
+}
+
+// sessionInfo indexes one file and summarises it.
+func sessionInfo(e *env, file string) (*jsonl.Info, error) {
+	var info *jsonl.Info
+	err := withLeaf(e, file, "", func(ix *jsonl.Index, _ int) (err error) {
+		var mod time.Time
+		if st, statErr := os.Stat(file); statErr == nil {
+			mod = st.ModTime()
+		}
+		info, err = ix.Info(file, mod)
+		return err
+	})
+	return info, err
+}
+
+func printInfo(e *env, file string, asJSON bool) error {
+	info, err := sessionInfo(e, file)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		b, err := json.MarshalNoEscape(info)
+		if err != nil {
+			return err
+		}
+		return writeJSONLine(e, b)
+	}
+	return writeInfoText(e.stdout, info)
+}
+
+func writeInfoText(w io.Writer, in *jsonl.Info) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	created := "(unknown)"
+	if in.Created != nil {
+		created = *in.Created
+	}
+	rows := [][2]string{
+		{"file", fmt.Sprintf("%s (%s, %d entries, %d leaves)", in.Path, humanBytes(in.FileSize), in.Entries, in.Leaves)},
+		{"id", in.ID}, {"name", dashIfEmpty(in.Name)}, {"cwd", in.Cwd}, {"created", created}, {"modified", in.Modified},
+		{"parent", dashIfEmpty(in.ParentSessionPath)},
+		{"messages", fmt.Sprintf("%d, first: %s", in.MessageCount, clip(strings.Join(strings.Fields(in.FirstMessage), " "), 70))},
+		{"context", fmt.Sprintf("%d tokens at the active leaf", in.ContextTokens)},
+		{"usage", fmt.Sprintf("%.0f in, %.0f out, %.0f cache read, %.0f cache write; $%.4f", in.Tokens.Input, in.Tokens.Output, in.Tokens.CacheRead, in.Tokens.CacheWrite, in.Cost)},
+		{"models", dashIfEmpty(strings.Join(in.Models, ", "))},
+	}
+	if !in.HasHeader {
+		rows = append(rows, [2]string{"warning", "no session header: Pi will not open this file (pitool repair recreates it)"})
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	fmt.Fprintln(tw)
+	return tw.Flush()
+}
+
+func dashIfEmpty(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

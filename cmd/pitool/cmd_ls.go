@@ -1,16 +1,117 @@
 package main
 
 import (
-	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
 
+	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
-// lsCommand is a placeholder until the command lands.
 func lsCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:   "ls",
-		Hidden: true,
-		Action: func(*cli.Context) error { return errors.New("ls is not built yet") },
+		Name:      "ls",
+		Usage:     "list sessions as Pi's /resume does, newest first",
+		ArgsUsage: "[DIR]",
+		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
+are included): name or first message, message count, last activity, and path,
+newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
+or ~/.pi/agent/sessions. Files that are not sessions are skipped with a note on
+stderr.
+
+--json prints the rows as a JSON array (the fields of pitool info --json).`,
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usagef("ls takes at most one DIR")
+			}
+			dir := c.Args().First()
+			if dir == "" {
+				var err error
+				if dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
+					return err
+				}
+			}
+			infos, err := listSessions(c, e, dir)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				b, err := json.MarshalNoEscape(infos)
+				if err != nil {
+					return err
+				}
+				return writeJSONLine(e, b)
+			}
+			return writeSessionList(e.stdout, infos, dir)
+		},
 	}
+}
+
+// listSessions summarises every session under dir, newest first (ties keep
+// Pi's order: file name descending).
+func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, error) {
+	files, err := sessionfiles.Expand([]string{dir})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i].Path) > filepath.Base(files[j].Path) })
+	infos := []*jsonl.Info{}
+	for _, f := range files {
+		if err := c.Context.Err(); err != nil {
+			return nil, err
+		}
+		info, err := sessionInfo(e, f.Path)
+		if err != nil || !info.HasHeader {
+			fmt.Fprintf(e.stderr, "pitool: note: skipping %s: not a readable session\n", f.Path)
+			continue
+		}
+		infos = append(infos, info)
+	}
+	sort.SliceStable(infos, func(i, j int) bool { return infos[i].Modified > infos[j].Modified })
+	return infos, nil
+}
+
+func writeSessionList(w io.Writer, infos []*jsonl.Info, dir string) error {
+	if len(infos) == 0 {
+		_, err := fmt.Fprintf(w, "no sessions under %s\n", dir)
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODIFIED\tMSGS\tSESSION\tPATH")
+	for _, in := range infos {
+		title := in.Name
+		if title == "" {
+			title = strings.Join(strings.Fields(in.FirstMessage), " ")
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", ago(in.Modified), in.MessageCount, clip(title, 60), in.Path)
+	}
+	return tw.Flush()
+}
+
+// ago renders an ISO time as a short relative age, as Pi's list does.
+func ago(iso string) string {
+	t, err := time.Parse(time.RFC3339, iso)
+	if err != nil {
+		return iso
+	}
+	d := time.Since(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	}
+	return t.Format("2006-01-02")
 }

@@ -1,0 +1,212 @@
+package jsonl
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	json "github.com/goccy/go-json"
+)
+
+// Info summarises a session the way Pi's /resume list does, plus totals
+// pitool adds: leaves, tokens, cost and models.
+type Info struct {
+	ID                string   `json:"id"`
+	Cwd               string   `json:"cwd"`
+	Name              string   `json:"name,omitempty"`
+	ParentSessionPath string   `json:"parentSessionPath,omitempty"`
+	Created           *string  `json:"created"`
+	Modified          string   `json:"modified"`
+	MessageCount      int      `json:"messageCount"`
+	FirstMessage      string   `json:"firstMessage"`
+	Path              string   `json:"path"`
+	FileSize          int64    `json:"fileSize"`
+	Entries           int      `json:"entries"`
+	Leaves            int      `json:"leaves"`
+	ContextTokens     int      `json:"contextTokens"`
+	Tokens            Usage    `json:"tokens"`
+	Cost              float64  `json:"cost"`
+	Models            []string `json:"models"`
+	HasHeader         bool     `json:"hasHeader"`
+	Version           int      `json:"version"`
+}
+
+// infoSkim is what Info reads of each message, usage and session_info entry.
+type infoSkim struct {
+	Timestamp string       `json:"timestamp"`
+	Name      *string      `json:"name"`
+	Provider  string       `json:"provider"`
+	Model     string       `json:"model"`
+	ModelID   string       `json:"modelId"`
+	Usage     *Usage       `json:"usage"`
+	Message   *infoMessage `json:"message"`
+}
+
+type infoMessage struct {
+	Role      string     `json:"role"`
+	Content   RawMessage `json:"content"`
+	Timestamp RawMessage `json:"timestamp"`
+	Provider  string     `json:"provider"`
+	Model     string     `json:"model"`
+	Usage     *Usage     `json:"usage"`
+}
+
+// Info reads every entry once (message text, names, usage) and returns the
+// session's summary. modTime is the file's modification time, Pi's last resort
+// for "modified".
+func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
+	in := &Info{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
+		FileSize: ix.Bytes, Entries: ix.Len(), Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}
+	acc := infoAccumulator{info: in, models: map[string]bool{}}
+	for i := 0; i < ix.Len(); i++ {
+		if err := acc.add(ix, i); err != nil {
+			return nil, err
+		}
+	}
+	acc.finish(ix.Header.Timestamp, modTime)
+	return in, ix.addContextTokens(in)
+}
+
+func (ix *Index) addContextTokens(in *Info) error {
+	if ix.Len() == 0 {
+		return nil
+	}
+	sel, err := ix.Select(ix.ActiveLeaf())
+	if err != nil {
+		return nil // a cycle leaves the context undefined; the rest of the summary still stands
+	}
+	var c TokenCounter
+	err = ix.Stream(sel, func(pe ProjectedEntry) error { c.Add(pe.Messages...); return nil })
+	in.ContextTokens = c.Context().Tokens
+	return err
+}
+
+type infoAccumulator struct {
+	info         *Info
+	models       map[string]bool
+	lastActivity float64
+	name         string
+}
+
+func (a *infoAccumulator) add(ix *Index, i int) error {
+	t := ix.Type(i)
+	if t != TypeMessage && t != TypeSessionInfo && t != TypeUsage && t != TypeModelChange {
+		return nil
+	}
+	raw, err := ix.rawLine(i)
+	if err != nil {
+		return err
+	}
+	var s infoSkim
+	json.Unmarshal(raw, &s) // validated by the index pass; mismatched types leave fields empty
+	switch t {
+	case TypeSessionInfo:
+		a.name = ""
+		if s.Name != nil {
+			a.name = strings.TrimSpace(*s.Name)
+		}
+	case TypeUsage:
+		a.addUsage(s.Usage)
+	case TypeModelChange:
+		a.addModel(s.Provider, s.ModelID)
+	case TypeMessage:
+		a.addMessage(&s)
+	}
+	return nil
+}
+
+func (a *infoAccumulator) addMessage(s *infoSkim) {
+	a.info.MessageCount++
+	m := s.Message
+	if m == nil || (m.Role != RoleUser && m.Role != RoleAssistant) {
+		return
+	}
+	if m.Role == RoleAssistant {
+		a.addUsage(m.Usage)
+		a.addModel(m.Provider, m.Model)
+	}
+	if m.Content == nil {
+		return
+	}
+	a.noteActivity(m.Timestamp, s.Timestamp)
+	if text := ExtractText(m.Content); text != "" && a.info.FirstMessage == "" && m.Role == RoleUser {
+		a.info.FirstMessage = text
+	}
+}
+
+func (a *infoAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
+	var ms float64
+	if err := json.Unmarshal(msgTime, &ms); err != nil {
+		t, ok := ParseTimestamp(entryTime)
+		if !ok {
+			return
+		}
+		ms = float64(t.UnixMilli())
+	}
+	a.lastActivity = math.Max(a.lastActivity, ms)
+}
+
+func (a *infoAccumulator) addUsage(u *Usage) {
+	if u == nil {
+		return
+	}
+	t := &a.info.Tokens
+	t.Input, t.Output, t.CacheRead, t.CacheWrite = t.Input+u.Input, t.Output+u.Output, t.CacheRead+u.CacheRead, t.CacheWrite+u.CacheWrite
+	t.TotalTokens += u.TotalTokens
+	if u.Cost != nil {
+		a.info.Cost += u.Cost.Total
+	}
+}
+
+func (a *infoAccumulator) addModel(provider, model string) {
+	if model == "" {
+		return
+	}
+	key := provider + "/" + model
+	if !a.models[key] {
+		a.models[key] = true
+		a.info.Models = append(a.info.Models, key)
+	}
+}
+
+// finish settles the name, first message and Pi's "created" and "modified".
+func (a *infoAccumulator) finish(headerTime string, modTime time.Time) {
+	in := a.info
+	in.Name = a.name
+	sort.Strings(in.Models)
+	if in.FirstMessage == "" {
+		in.FirstMessage = "(no messages)"
+	}
+	created, createdOK := ParseTimestamp(headerTime)
+	if createdOK {
+		s := isoMillis(created)
+		in.Created = &s
+	}
+	switch {
+	case a.lastActivity > 0:
+		in.Modified = isoMillis(time.UnixMilli(int64(a.lastActivity)))
+	case createdOK:
+		in.Modified = isoMillis(created)
+	default:
+		in.Modified = isoMillis(modTime)
+	}
+}
+
+// isoMillis formats a time as JavaScript's toISOString does.
+func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// ExtractText is Pi's extractTextContent: a string content, or its text blocks
+// joined with spaces.
+func ExtractText(content RawMessage) string {
+	if s, ok := DecodeString(content); ok {
+		return s
+	}
+	var parts []string
+	for _, b := range contentBlocks(content) {
+		if b.String("type") == "text" {
+			parts = append(parts, b.String("text"))
+		}
+	}
+	return strings.Join(parts, " ")
+}
