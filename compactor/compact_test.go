@@ -3,6 +3,7 @@ package compactor
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,15 @@ import (
 
 	"github.com/pitool/pitool/jsonl"
 )
+
+// stub is a summarizer whose text depends only on the request, so that the
+// goldens of compacted files do not change with the extractive summarizer.
+type stub struct{}
+
+func (stub) Summarize(_ context.Context, req Request) (Response, error) {
+	return Response{Text: fmt.Sprintf("## Goal\nstub summary of %d messages (kind %d)", len(req.Messages), req.Kind),
+		Usage: &Usage{Input: len(req.Prompt) / 4, Output: 10}}, nil
+}
 
 // recorder wraps a summarizer and keeps the requests it saw.
 type recorder struct {
@@ -92,7 +102,7 @@ func checkEntryShape(t *testing.T, line []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "type id parentId timestamp summary firstKeptEntryId tokensBefore details fromHook"
+	want := "type id parentId timestamp summary firstKeptEntryId tokensBefore details usage fromHook"
 	if obj.Has("systemMessage") {
 		want += " systemMessage"
 	}
@@ -109,7 +119,7 @@ func TestCompactThenChain(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			src := filepath.Join(corpus, "v3", name+".jsonl")
 			file, rest := copyHalf(t, src, name != "branched")
-			rec := &recorder{Summarizer: Extractive{}}
+			rec := &recorder{Summarizer: stub{}}
 			opts := fixedOptions("c0ffee01", at, rec)
 			opts.KeepRecentTokens = keep[name]
 			first := compactOnce(t, file, filepath.Join("testdata", "after", name+".context.json"), opts)
@@ -165,7 +175,6 @@ func continueAfter(t *testing.T, file, compactionID string, rest [][]byte) {
 // checkChained checks that the second compaction summarized with the first
 // one's summary as <previous-summary>.
 func checkChained(t *testing.T, file string, reqs []Request) {
-	prev, _ := jsonl.DecodeString(lastEntry(t, file, -1).Get("summary"))
 	if len(reqs) == 0 || reqs[0].Kind != History {
 		t.Fatalf("chained compaction made no history request (%d requests)", len(reqs))
 	}
@@ -175,18 +184,4 @@ func checkChained(t *testing.T, file string, reqs []Request) {
 		!strings.HasSuffix(h.Prompt, UpdateSummarizationPrompt) {
 		t.Errorf("chained compaction did not send the previous summary: %q", clip([]byte(h.Prompt)))
 	}
-	if !strings.HasPrefix(prev, strings.SplitN(firstSummary, "\n", 2)[0]) {
-		t.Errorf("new summary does not carry the previous one forward: %q", clip([]byte(prev)))
-	}
-}
-
-// lastEntry returns the entry k lines from the end (-1 the last).
-func lastEntry(t *testing.T, file string, k int) jsonl.Object {
-	data, _ := os.ReadFile(file)
-	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-	obj, err := jsonl.ParseObject(lines[len(lines)+k])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return obj
 }

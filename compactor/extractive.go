@@ -15,6 +15,9 @@ const (
 	extractMaxChars = 240 // characters kept per item
 )
 
+// noRequest stands for the next step when the messages hold no user request.
+const noRequest = "Continue with the user's next request"
+
 // Extractive fills Pi's structured summary format from the messages
 // themselves: goals from the user's requests, files read and modified,
 // commands run, errors seen, and the last request as the next step. It is
@@ -51,7 +54,7 @@ func collectFacts(msgs []jsonl.Object) *facts {
 			f.addCommands(m)
 		case jsonl.RoleToolResult:
 			if jsonl.Truthy(m.Get("isError")) {
-				f.errors = appendItem(f.errors, m.String("toolName")+": "+contentText(m.Get("content"), "\n"))
+				f.errors = appendItem(f.errors, m.String("toolName")+": "+strings.Join(strings.Fields(contentText(m.Get("content"), "\n")), " "))
 			}
 		case jsonl.RoleBashExecution:
 			f.addBash(m)
@@ -133,7 +136,7 @@ func bullets(items []string, prefix, none string) string {
 
 func (f *facts) lastRequest() string {
 	if len(f.requests) == 0 {
-		return "Continue with the user's next request"
+		return noRequest
 	}
 	return f.requests[len(f.requests)-1]
 }
@@ -196,16 +199,40 @@ func mergeSummaries(prev, next string) string {
 	order, sections := splitSections(prev)
 	nextOrder, nextSections := splitSections(next)
 	for _, h := range nextOrder {
-		if _, ok := sections[h]; !ok {
-			order = append(order, h)
-		}
 		for _, line := range nextSections[h] {
 			if !containsLine(sections[h], line) && !isPlaceholder(line) {
 				sections[h] = append(sections[h], line)
 			}
 		}
 	}
-	return renderSections(order, sections)
+	return renderSections(canonicalOrder(append(order, nextOrder...)), sections)
+}
+
+// summaryHeadings are the headings of Pi's summary format, in its order.
+var summaryHeadings = []string{"", "## Goal", "## Constraints & Preferences", "## Progress", "## Progress\n### Done",
+	"## Progress\n### In Progress", "## Progress\n### Blocked", "## Key Decisions", "## Next Steps", "## Critical Context"}
+
+// canonicalOrder puts the headings of Pi's format first, in its order, then
+// any others in the order first seen.
+func canonicalOrder(keys []string) []string {
+	seen := map[string]bool{}
+	for _, k := range keys {
+		seen[k] = true
+	}
+	var out []string
+	for _, h := range summaryHeadings {
+		if seen[h] {
+			out = append(out, h)
+			delete(seen, h)
+		}
+	}
+	for _, k := range keys {
+		if seen[k] {
+			out = append(out, k)
+			delete(seen, k)
+		}
+	}
+	return out
 }
 
 // splitSections splits a summary at its "## " and "### " headings; a section's
@@ -213,14 +240,14 @@ func mergeSummaries(prev, next string) string {
 func splitSections(s string) ([]string, map[string][]string) {
 	order, sections := []string{""}, map[string][]string{"": nil}
 	h2, cur := "", ""
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range summaryLines(s) {
 		switch {
 		case strings.HasPrefix(line, "## "):
 			h2, cur = line, line
 		case strings.HasPrefix(line, "### ") && h2 != "":
 			cur = h2 + "\n" + line
 		default:
-			if strings.TrimSpace(line) != "" {
+			if strings.TrimSpace(line) != "" && !containsLine(sections[cur], line) {
 				sections[cur] = append(sections[cur], line)
 			}
 			continue
@@ -248,11 +275,43 @@ func renderSections(order []string, sections map[string][]string) string {
 			head = ""
 		}
 		printed[key] = true
-		if block := strings.TrimSpace(head + "\n" + strings.Join(sections[key], "\n")); block != "" {
+		lines := sections[key]
+		if len(lines) == 0 && key != "" && key != "## Progress" {
+			lines = []string{"- (none)"}
+		}
+		block := strings.TrimSpace(head + "\n" + strings.Join(lines, "\n"))
+		if n := len(parts); n > 0 && isBareH2(parts[n-1]) && strings.HasPrefix(block, "###") {
+			parts[n-1] += "\n" + block
+		} else if block != "" {
 			parts = append(parts, block)
 		}
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// summaryLines splits a summary into lines without its file lists and split
+// turn separators, which the final summary adds again.
+func summaryLines(s string) []string {
+	var out []string
+	skip := false
+	for _, line := range strings.Split(s, "\n") {
+		switch line {
+		case "<read-files>", "<modified-files>":
+			skip = true
+		case "</read-files>", "</modified-files>":
+			skip = false
+		case "---", "**Turn Context (split turn):**":
+		default:
+			if !skip {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
+}
+
+func isBareH2(block string) bool {
+	return strings.HasPrefix(block, "## ") && !strings.Contains(block, "\n")
 }
 
 func containsLine(lines []string, line string) bool {
@@ -265,6 +324,10 @@ func containsLine(lines []string, line string) bool {
 }
 
 func isPlaceholder(line string) bool {
-	return strings.Contains(line, "(none)") || strings.Contains(line, "(nothing recorded)") ||
-		strings.Contains(line, "(no user request")
+	for _, p := range []string{"(none)", "(nothing recorded)", "(no user request", noRequest} {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
 }
