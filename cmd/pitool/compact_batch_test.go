@@ -115,13 +115,28 @@ func TestCompactThousandSessions(t *testing.T) {
 	}
 }
 
-// slowCommand is a summarizer slow enough for an interrupt to land mid-run.
-const slowCommand = "cat >/dev/null; sleep 0.05; echo '## Goal'"
+// slowCommand is a summarizer that leaves a marker in $MARKS when it starts,
+// and is slow enough for an interrupt to land mid-run.
+const slowCommand = `cat >/dev/null; mktemp -p "$MARKS" >/dev/null; sleep 0.05; echo '## Goal'`
+
+// cancelAfterMarks cancels once n summaries have started: with two workers
+// the third start means one file was completely done.
+func cancelAfterMarks(dir string, n int, cancel func()) {
+	for {
+		if marks, _ := os.ReadDir(dir); len(marks) >= n {
+			cancel()
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 func TestInterruptLeavesNoPartialLine(t *testing.T) {
 	dir, orig := writeFleet(t, 60)
+	marks := t.TempDir()
+	t.Setenv("MARKS", marks)
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	go cancelAfterMarks(marks, 3, cancel)
 	args := append([]string{"compact", "-j", "2", "--force", "--summarizer", "command", "--command", slowCommand}, fleetFlags...)
 	code, _, _ := runPitool(ctx, append(args, dir)...)
 	if code != exitInterrupted {
