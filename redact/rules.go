@@ -14,7 +14,7 @@ const (
 	windowBefore    = 96      // gitleaks' templates allow 50 identifier bytes before a keyword
 	windowAfter     = 768     // and at most ~190 bytes from the keyword to the secret's end
 	anchoredMax     = 8 << 10 // longest single-line secret an anchored rule may match
-	multilineMax    = 64 << 10
+	multilineMax    = 16 << 10
 	minPrefixLength = 2
 	maxPrefixes     = 64
 )
@@ -36,6 +36,7 @@ type rule struct {
 	multiline   bool // matches may span lines
 	always      bool // no keyword: runs on every string
 	generic     bool // a catch-all rule: a specific rule names a shared finding
+	keywords    []string
 	allow       []allowlist
 }
 
@@ -70,9 +71,17 @@ func compileRule(s RuleSpec) (*rule, error) {
 		return nil, fmt.Errorf("rule %s: %w", s.ID, err)
 	}
 	r := &rule{id: s.ID, re: re, group: s.SecretGroup, entropy: s.Entropy, always: len(s.Keywords) == 0}
-	r.assign = strings.Contains(s.Regex, assignTemplate)
+	parsed, err := syntax.Parse(s.Regex, syntax.Perl)
+	if err != nil {
+		return nil, fmt.Errorf("rule %s: %w", s.ID, err)
+	}
+	parsed = parsed.Simplify()
+	r.assign = strings.Contains(s.Regex, assignTemplate) && parsed.Op != syntax.OpAlternate
 	r.generic = strings.Contains(s.ID, "generic") || s.ID == "env-assignment" || s.ID == "secret-phrase"
-	r.multiline = strings.Contains(s.Regex, `[\s\S`) || strings.Contains(s.Regex, `(?s`)
+	r.multiline = matchesNewline(parsed)
+	for _, k := range s.Keywords {
+		r.keywords = append(r.keywords, strings.ToLower(k))
+	}
 	for _, a := range s.Allowlists {
 		al, err := compileAllowlist(a)
 		if err != nil {
@@ -163,6 +172,29 @@ func shortest(lits []string) int {
 		}
 	}
 	return n
+}
+
+// matchesNewline reports whether some match of re may contain a newline.
+func matchesNewline(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpAnyChar:
+		return true
+	case syntax.OpLiteral:
+		return strings.ContainsRune(string(re.Rune), '\n')
+	case syntax.OpCharClass:
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i] <= '\n' && '\n' <= re.Rune[i+1] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sub := range re.Sub {
+		if matchesNewline(sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(s string) bool {

@@ -84,10 +84,11 @@ func (rs *ruleset) addRule(spec RuleSpec, pats map[string][]trigger) error {
 // template regexes: the identifier bytes before the keyword.
 var identPrefixes = []string{`(?i)[\w.-]{0,50}?`, `[\w.-]{0,50}?`}
 
-// addAssignRule makes a "keyword = value" rule anchored at its keywords:
-// without its leading identifier part, the regex is run where a keyword
-// starts, and the identifier is found by scanning back (identStart). It
-// fails for templates of another shape, which then run in windows.
+// addAssignRule makes a "keyword = value" rule anchored at its keyword
+// group: without its leading identifier part, the regex is run where one of
+// the group's literals starts, and the identifier is found by scanning back
+// (identStart). It fails for templates of another shape, which then run in
+// windows around their keywords.
 func (rs *ruleset) addAssignRule(r *rule, id int, spec RuleSpec, pats map[string][]trigger) error {
 	for _, p := range identPrefixes {
 		rest, ok := strings.CutPrefix(spec.Regex, p)
@@ -97,14 +98,17 @@ func (rs *ruleset) addAssignRule(r *rule, id int, spec RuleSpec, pats map[string
 		if strings.HasPrefix(p, "(?i)") {
 			rest = "(?i)" + rest
 		}
+		lits, boundary, ok := prefixes(rest)
+		if !ok || boundary {
+			break
+		}
 		anchored, err := compileAnchored(rest)
 		if err != nil {
 			return err
 		}
 		r.anchored, r.identPrefix = anchored, true
-		for _, k := range spec.Keywords {
-			k = strings.ToLower(k)
-			pats[k] = append(pats[k], trigger{rule: id, anchored: true})
+		for _, l := range lits {
+			pats[l] = append(pats[l], trigger{rule: id, anchored: true})
 		}
 		return nil
 	}
