@@ -119,8 +119,9 @@ func TestCompactThousandSessions(t *testing.T) {
 // and is slow enough for an interrupt to land mid-run.
 const slowCommand = `cat >/dev/null; mktemp -p "$MARKS" >/dev/null; sleep 0.05; echo '## Goal'`
 
-// cancelAfterMarks cancels once n summaries have started: with two workers
-// the third start means one file was completely done.
+// cancelAfterMarks cancels once n summaries have started. A file takes at
+// most two (history and turn prefix), so with two workers the fifth start
+// means one worker completely finished a file.
 func cancelAfterMarks(dir string, n int, cancel func()) {
 	for {
 		if marks, _ := os.ReadDir(dir); len(marks) >= n {
@@ -136,7 +137,7 @@ func TestInterruptLeavesNoPartialLine(t *testing.T) {
 	marks := t.TempDir()
 	t.Setenv("MARKS", marks)
 	ctx, cancel := context.WithCancel(context.Background())
-	go cancelAfterMarks(marks, 3, cancel)
+	go cancelAfterMarks(marks, 5, cancel)
 	args := append([]string{"compact", "-j", "2", "--force", "--summarizer", "command", "--command", slowCommand}, fleetFlags...)
 	code, _, _ := runPitool(ctx, append(args, dir)...)
 	if code != exitInterrupted {
