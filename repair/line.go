@@ -104,21 +104,38 @@ func (a *analysis) salvage(p *parser) {
 	}
 }
 
-// nextEntry searches from i for an object that looks like a session entry.
+// entryStart is how every line Pi writes begins.
+var entryStart = []byte(`{"type":"`)
+
+// nextEntry searches from i for an object that looks like a session entry:
+// it starts as Pi writes entries, with a known type, and parses.
 func (a *analysis) nextEntry(p *parser, i int, tries *int) (int, segment, bool) {
 	for *tries < maxSalvageTries {
-		k := bytes.Index(a.text[i:], []byte(`{"`))
+		k := bytes.Index(a.text[i:], entryStart)
 		if k < 0 {
 			break
 		}
 		i += k
-		*tries++
-		if seg, ok := a.tryObject(p, i, true); ok {
-			return i, seg, true
+		if knownTypeAt(a.text[i+len(entryStart)-1:]) {
+			*tries++
+			if seg, ok := a.tryObject(p, i, true); ok {
+				return i, seg, true
+			}
 		}
 		i++
 	}
 	return len(a.text), segment{}, false
+}
+
+// knownTypeAt reports whether b starts with the string literal of a session
+// line type, checked before any costly parse.
+func knownTypeAt(b []byte) bool {
+	end := bytes.IndexByte(b[1:], '"')
+	if end < 0 || end > 32 {
+		return false
+	}
+	name := string(b[1 : end+1])
+	return name == "session" || jsonl.ParseEntryType(name) != jsonl.TypeUnknown
 }
 
 // tryObject parses one object at i. With entryLike, it must also look like a
