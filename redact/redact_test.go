@@ -176,9 +176,9 @@ func skeleton(t *testing.T, line []byte) string {
 func TestDropOptions(t *testing.T) {
 	r := newTestRedactor(t, Options{DropSignatures: true, DropImages: true})
 	cases := map[string]string{
-		`{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x","thinkingSignature":"c2ln"}]}}`:                         `{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}}`,
-		`{"type":"message","message":{"role":"assistant","content":[{"thinkingSignature":"c2ln","type":"thinking","thinking":"x"}]}}`:                         `{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}}`,
-		`{"type":"message","message":{"role":"assistant","content":[{"thinkingSignature":"a","textSignature":"b"}]}}`:                                        `{"type":"message","message":{"role":"assistant","content":[{}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x","thinkingSignature":"c2ln"}]}}`:                       `{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"thinkingSignature":"c2ln","type":"thinking","thinking":"x"}]}}`:                       `{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}}`,
+		`{"type":"message","message":{"role":"assistant","content":[{"thinkingSignature":"a","textSignature":"b"}]}}`:                                       `{"type":"message","message":{"role":"assistant","content":[{}]}}`,
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"t","name":"n","arguments":{},"thoughtSignature":"s","x":1}]}}`: `{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"t","name":"n","arguments":{},"x":1}]}}`,
 		`{"type":"message","message":{"role":"user","content":[{"type":"image","data":"AAAA","mimeType":"image/jpeg"}]}}`:                                   `{"type":"message","message":{"role":"user","content":[{"type":"image","data":"` + placeholderPNG + `","mimeType":"image/png"}]}}`,
 	}

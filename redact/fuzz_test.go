@@ -1,0 +1,60 @@
+package redact
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// fuzzSecrets are injected into fuzzed entries: a literal given as
+// --secret, and provider keys found by rules.
+var fuzzSecrets = []string{
+	"S3cr3t-fuzz-literal-value",
+	"ghp_cJMF8GbJe1LmFItZPZwpjEz0OCSO8cYksWrR",
+	"AKIAFOTOTZPOBZWF4K2T",
+	"sk-ant-api03-Xv3JmcdtIO2qmeT8NNwAUCHOp3nkmB81qI5-ctAryXtyGG6QszBhS2abKptV4qZMrBxvaPoRI7xiIxhlt1yKPIZJgX0LtAA",
+	"xoxb-59819343156-239820890534-QzVki3Lk3LwozUV2GSmmVnxY",
+}
+
+// FuzzRedactLine builds entries from fuzzed text with injected secrets, in
+// message text, tool arguments (keys and values) and custom data, and
+// checks: the output parses, ids, parents and types are unchanged, and no
+// injected value is left, raw or decoded.
+func FuzzRedactLine(f *testing.F) {
+	f.Add("hello", "world", uint8(0))
+	f.Add("token = \"", `\u0041"\\`, uint8(1))
+	f.Add("-----BEGIN RSA PRIVATE KEY-----\n", "\n-----END", uint8(3))
+	f.Add("\xff\xfe", "ключ 🔑", uint8(4))
+	r := newTestRedactor(f, Options{Secrets: fuzzSecrets[:1]})
+	f.Fuzz(func(t *testing.T, before, after string, pick uint8) {
+		secret := fuzzSecrets[int(pick)%len(fuzzSecrets)]
+		line := fuzzEntry(before+" "+secret+" "+after, before)
+		out, _, err := r.RedactLine(line)
+		if err != nil {
+			t.Fatalf("error on a valid line: %v\n%s", err, line)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("output does not parse: %v\n%s", err, out)
+		}
+		if skeleton(t, line) != skeleton(t, out) {
+			t.Fatalf("skeleton changed:\n%s\n%s", line, out)
+		}
+		decoded, _ := json.Marshal(got)
+		if strings.Contains(string(out), secret) || strings.Contains(string(decoded), secret) {
+			t.Fatalf("secret %q left in\n%s", secret, out)
+		}
+	})
+}
+
+// fuzzEntry is an assistant message whose text, tool-call argument and
+// argument key hold text, with a custom-data key.
+func fuzzEntry(text, key string) []byte {
+	q := func(s string) string { return string(jsonl.QuoteString(s)) }
+	return []byte(`{"type":"message","id":"0a1b2c3d","parentId":"ffee0011","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"assistant","content":[` +
+		`{"type":"text","text":` + q(text) + `},` +
+		`{"type":"toolCall","id":"toolu_1","name":"bash","arguments":{"command":` + q(text) + `,` + q("k"+key) + `:[` + q(text) + `,1,null]}}` +
+		`],"details":{` + q(text) + `:true}}}`)
+}
