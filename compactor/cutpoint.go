@@ -12,7 +12,7 @@ type cutPoint struct {
 }
 
 func isCutPointMessage(m jsonl.Object) bool {
-	switch m.String("role") {
+	switch role(m) {
 	case jsonl.RoleUser, jsonl.RoleAssistant, jsonl.RoleBashExecution, jsonl.RoleCustom,
 		jsonl.RoleBranchSummary, jsonl.RoleCompactionSummary:
 		return true
@@ -21,7 +21,22 @@ func isCutPointMessage(m jsonl.Object) bool {
 }
 
 func isTurnStartMessage(m jsonl.Object) bool {
-	return m.String("role") != jsonl.RoleAssistant && isCutPointMessage(m)
+	return !isRole(m, jsonl.RoleAssistant) && isCutPointMessage(m)
+}
+
+// role returns a message's role when it is a plain JSON string, without
+// allocating for the common case.
+func role(m jsonl.Object) string {
+	raw := m.Get("role")
+	if len(raw) < 2 || raw[0] != '"' {
+		return ""
+	}
+	for _, c := range raw[1 : len(raw)-1] {
+		if c == '\\' {
+			return m.String("role")
+		}
+	}
+	return string(raw[1 : len(raw)-1])
 }
 
 func anyMessage(msgs []jsonl.Object, pred func(jsonl.Object) bool) bool {

@@ -23,7 +23,7 @@ type Options struct {
 	Plan          bool          // decide and prepare, never write
 	Leaf          string        // entry id to compact at; "" is the active leaf
 	Instructions  string        // extra focus for the summary, as in Pi's /compact
-	MinIdle       time.Duration // skip files modified less than this long ago
+	MinIdle       time.Duration // skip files modified less than this long ago (not when planning)
 	Summarizer    Summarizer
 	Now           func() time.Time // the entry's time; time.Now when nil
 	Stdin         io.Reader        // read for the file "-" (plan only)
@@ -59,12 +59,13 @@ type Outcome struct {
 	Err          error
 }
 
-// session is a file read for compaction.
+// session is a file read for compaction: its index, the path to the leaf,
+// and the projection of the selected entries (only those are decoded).
 type session struct {
 	stamp safefile.Stamp
 	ix    *jsonl.Index
 	comp  jsonl.Compression
-	path  []*jsonl.Entry
+	path  []PathEntry
 	proj  *jsonl.Projection
 }
 
@@ -73,7 +74,7 @@ type session struct {
 // in the Outcome, never returned, so a batch carries on.
 func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	out := Outcome{File: file}
-	if opts.MinIdle > 0 {
+	if opts.MinIdle > 0 && !opts.Plan {
 		if err := safefile.CheckIdle(file, opts.MinIdle); err != nil {
 			return out.skip(err)
 		}
@@ -88,9 +89,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		window = DefaultContextWindow
 	}
 	out.Due = opts.Force || opts.Settings.Due(out.TokensBefore, window)
-	if len(s.path) > 0 && s.path[len(s.path)-1].Type != jsonl.TypeCompaction {
-		out.Prep = PrepareProjection(s.proj, s.path, opts.Settings)
-	}
+	out.Prep = PrepareProjection(s.proj, s.path, out.TokensBefore, opts.Settings)
 	switch {
 	case !out.Due:
 		return out.with(NotDue, fmt.Sprintf("%d tokens, compaction starts above %d", out.TokensBefore, window-opts.ReserveTokens))
@@ -141,24 +140,29 @@ func readSession(file, leafID string, stdin io.Reader) (*session, error) {
 	return s, s.load(leafID)
 }
 
+// load selects and projects the context at the leaf with jsonl's streaming
+// pipeline, decoding only the selected entries.
 func (s *session) load(leafID string) error {
+	s.proj = &jsonl.Projection{}
 	if s.ix.Len() == 0 {
-		s.proj = &jsonl.Projection{}
 		return nil
 	}
 	leaf, err := s.ix.ResolveLeaf(leafID)
 	if err != nil {
 		return err
 	}
-	ids, err := s.ix.Path(leaf)
+	sel, err := s.ix.Select(leaf)
 	if err != nil {
 		return err
 	}
-	if s.path, err = s.ix.DecodePath(ids); err != nil {
-		return err
+	for _, i := range sel.Path {
+		s.path = append(s.path, PathEntry{ID: s.ix.ID(i), Type: s.ix.Type(i)})
 	}
-	s.proj, err = jsonl.Project(s.path)
-	return err
+	return s.ix.Stream(sel, func(e jsonl.ProjectedEntry) error {
+		s.proj.Entries = append(s.proj.Entries, e)
+		s.proj.Messages = append(s.proj.Messages, e.Messages...)
+		return nil
+	})
 }
 
 // write summarizes and appends the entry, after checking the file can take it.
@@ -190,7 +194,7 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 		return o.fail(err)
 	}
 	o.EntryID, o.Elapsed = entry.String("id"), res.Elapsed
-	o.TokensAfter, o.KeptEntries = after(s.path, entry)
+	o.TokensAfter, o.KeptEntries = after(s.proj, res.FirstKeptEntryID, entry)
 	return o.with(Compacted, "")
 }
 
@@ -223,14 +227,32 @@ func endsWithNewline(file string, size int64) bool {
 	return (err == nil || err == io.EOF) && b[0] == '\n'
 }
 
-// after estimates the context once entry is appended: its tokens and the
-// number of entries kept after the summary.
-func after(path []*jsonl.Entry, entry jsonl.Object) (tokens, kept int) {
+// after estimates the context once entry is appended, as Pi would build it:
+// the entry's checkpoint and summary, then the entries kept from firstKept on
+// (system messages dropped). It returns the tokens and the entries kept.
+func after(proj *jsonl.Projection, firstKept string, entry jsonl.Object) (tokens, kept int) {
 	e := &jsonl.Entry{Obj: entry, Type: jsonl.TypeCompaction, ID: entry.String("id"), Parent: jsonl.None}
-	full := append(append([]*jsonl.Entry(nil), path...), e)
-	proj, err := jsonl.Project(full)
+	msgs, err := jsonl.EntryMessages(e)
 	if err != nil {
 		return 0, 0
 	}
-	return ProjectedTokens(proj, full), len(proj.Entries) - 1
+	from := len(proj.Entries)
+	for k, pe := range proj.Entries {
+		if pe.Entry.ID == firstKept {
+			from = k
+			break
+		}
+	}
+	for _, pe := range proj.Entries[from:] {
+		kept++
+		for _, m := range pe.Messages {
+			if !isRole(m, jsonl.RoleSystem) {
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	for _, m := range msgs {
+		tokens += jsonl.EstimateTokens(m)
+	}
+	return tokens, kept
 }

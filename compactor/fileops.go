@@ -1,6 +1,7 @@
 package compactor
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 
@@ -32,8 +33,11 @@ func (f *FileOps) add(set *[]string, kind, path string) {
 // AddFromMessage is Pi's extractFileOpsFromMessage: tool calls of an assistant
 // message, or the nested calls recorded on a tool result.
 func (f *FileOps) AddFromMessage(m jsonl.Object) {
-	switch m.String("role") {
+	switch role(m) {
 	case jsonl.RoleToolResult:
+		if !m.Has("nestedCalls") {
+			return
+		}
 		nested, err := jsonl.ParseObject(m.Get("nestedCalls"))
 		if err != nil {
 			return
@@ -45,6 +49,9 @@ func (f *FileOps) AddFromMessage(m jsonl.Object) {
 			}
 		}
 	case jsonl.RoleAssistant:
+		if !bytes.Contains(m.Get("content"), []byte(`"toolCall"`)) {
+			return
+		}
 		for _, b := range blocks(m.Get("content")) {
 			if b.String("type") == "toolCall" && b.Has("arguments") && b.Has("name") {
 				f.addCall(b)

@@ -33,32 +33,49 @@ type Preparation struct {
 	HasSystemMessage bool
 }
 
+// PathEntry is what the rules read of a path entry besides its projection.
+type PathEntry struct {
+	ID   string
+	Type jsonl.EntryType
+}
+
+// PathOf lists the ids and types of decoded path entries.
+func PathOf(path []*jsonl.Entry) []PathEntry {
+	out := make([]PathEntry, len(path))
+	for i, e := range path {
+		out[i] = PathEntry{ID: e.ID, Type: e.Type}
+	}
+	return out
+}
+
 // Prepare is Pi's prepareCompaction on a decoded root-to-leaf path. It returns
 // nil (and no error) when there is nothing to compact: the leaf is already a
 // compaction, or no message precedes the cut.
 func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
-	if len(path) > 0 && path[len(path)-1].Type == jsonl.TypeCompaction {
-		return nil, nil
-	}
 	proj, err := jsonl.Project(path)
 	if err != nil {
 		return nil, err
 	}
-	return PrepareProjection(proj, path, s), nil
+	pe := PathOf(path)
+	return PrepareProjection(proj, pe, ProjectedTokens(proj, pe), s), nil
 }
 
-// ProjectedTokens is Pi's estimateProjectedContextTokens of a path's projection.
-func ProjectedTokens(proj *jsonl.Projection, path []*jsonl.Entry) int {
-	est := jsonl.EstimateContextTokens(proj.Messages)
-	if est.LastUsageIndex != nil && usageStillValid(proj, path, *est.LastUsageIndex) {
-		return est.Tokens
+// ProjectedTokens is Pi's estimateProjectedContextTokens of a path's
+// projection: the last trusted assistant usage plus estimates of the messages
+// after it, unless a context edit or compaction came after that usage.
+func ProjectedTokens(proj *jsonl.Projection, path []PathEntry) int {
+	if idx, usage := lastUsage(proj.Messages); idx >= 0 && usageStillValid(proj, path, idx) {
+		for _, m := range proj.Messages[idx+1:] {
+			usage += jsonl.EstimateTokens(m)
+		}
+		return usage
 	}
 	tokens := 0
 	if sys, ok := CurrentSystemMessage(proj.Messages); ok {
 		tokens = jsonl.EstimateTokens(sys)
 	}
 	for _, m := range proj.Messages {
-		if m.String("role") != jsonl.RoleSystem {
+		if !isRole(m, jsonl.RoleSystem) {
 			tokens += jsonl.EstimateTokens(m)
 		}
 	}
@@ -67,7 +84,7 @@ func ProjectedTokens(proj *jsonl.Projection, path []*jsonl.Entry) int {
 
 // usageStillValid reports whether the entry holding the last usage comes after
 // the latest context edit or compaction of the path.
-func usageStillValid(proj *jsonl.Projection, path []*jsonl.Entry, usageIndex int) bool {
+func usageStillValid(proj *jsonl.Projection, path []PathEntry, usageIndex int) bool {
 	usageID, k := "", 0
 	for _, e := range proj.Entries {
 		if next := k + len(e.Messages); usageIndex < next {
@@ -89,8 +106,26 @@ func usageStillValid(proj *jsonl.Projection, path []*jsonl.Entry, usageIndex int
 	return usageAt > invalidAt
 }
 
-// PrepareProjection is Prepare on a path already projected with jsonl.Project.
-func PrepareProjection(proj *jsonl.Projection, path []*jsonl.Entry, s Settings) *Preparation {
+// lastUsage finds the last assistant message whose usage Pi trusts (Pi's
+// getLastAssistantUsageInfo), scanning back from the end: -1 when none.
+func lastUsage(msgs []jsonl.Object) (index, tokens int) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if !isRole(msgs[i], jsonl.RoleAssistant) {
+			continue
+		}
+		if n, ok := jsonl.AssistantUsageTokens(msgs[i]); ok {
+			return i, n
+		}
+	}
+	return -1, 0
+}
+
+// PrepareProjection is Prepare on a projected path whose context tokens
+// (ProjectedTokens) are known.
+func PrepareProjection(proj *jsonl.Projection, path []PathEntry, tokens int, s Settings) *Preparation {
+	if len(path) == 0 || path[len(path)-1].Type == jsonl.TypeCompaction {
+		return nil
+	}
 	entries := proj.Entries
 	prev, start := -1, 0
 	for i, e := range entries {
@@ -111,7 +146,7 @@ func PrepareProjection(proj *jsonl.Projection, path []*jsonl.Entry, s Settings) 
 		FirstKeptEntryID:    entries[cut.firstKept].Entry.ID,
 		MessagesToSummarize: summarizable(entries[start:historyEnd]),
 		IsSplitTurn:         cut.isSplitTurn,
-		TokensBefore:        ProjectedTokens(proj, path),
+		TokensBefore:        tokens,
 	}
 	if cut.isSplitTurn {
 		p.TurnPrefixMessages = summarizable(entries[cut.turnStart:cut.firstKept])
@@ -146,10 +181,16 @@ func summarizable(entries []jsonl.ProjectedEntry) []jsonl.Object {
 			continue
 		}
 		for _, m := range e.Messages {
-			if m.String("role") != jsonl.RoleSystem {
+			if !isRole(m, jsonl.RoleSystem) {
 				out = append(out, m)
 			}
 		}
 	}
 	return out
+}
+
+// isRole compares a message's role without decoding it.
+func isRole(m jsonl.Object, role string) bool {
+	raw := m.Get("role")
+	return len(raw) == len(role)+2 && string(raw[1:len(raw)-1]) == role
 }

@@ -2,6 +2,7 @@ package compactor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -124,6 +125,20 @@ func planJSON(t *testing.T, c planCase) []byte {
 	return p.PlanFields().AppendJSON(nil)
 }
 
+// streamedPlanJSON is the plan CompactFile makes through jsonl's streaming
+// selection, the route the CLI takes.
+func streamedPlanJSON(t *testing.T, c planCase) []byte {
+	opts := Options{Settings: Settings{ReserveTokens: 16384, KeepRecentTokens: c.keep}, Plan: true, Leaf: c.leaf}
+	out := CompactFile(context.Background(), c.file, opts)
+	if out.Status == Failed {
+		t.Fatal(out.Err)
+	}
+	if out.Prep == nil {
+		return []byte("null")
+	}
+	return out.Prep.PlanFields().AppendJSON(nil)
+}
+
 func TestPrepareMatchesPiRef(t *testing.T) {
 	for _, c := range planCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,6 +151,9 @@ func TestPrepareMatchesPiRef(t *testing.T) {
 				t.Fatalf("%v (run go test ./compactor -run TestPrepareMatchesPiRef -update)", err)
 			}
 			got := planJSON(t, c)
+			if streamed := streamedPlanJSON(t, c); !bytes.Equal(streamed, got) {
+				t.Fatalf("CompactFile's streamed plan differs from Prepare's\n got: %s\nwant: %s", clip(streamed), clip(got))
+			}
 			if isLegacy(t, c.file) {
 				compareLegacy(t, c, got, bytes.TrimSpace(want), golden)
 				return
