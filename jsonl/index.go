@@ -38,14 +38,15 @@ type Index struct {
 	ExtraHeads []Line // header lines after the first (Bytes nil)
 	Bytes      int64  // decompressed size
 
-	nodes     []node
-	parents   []int32  // each entry's parent entry: None for a root, dangling for a missing one
-	parentIDs []string // during the pass only: each entry's parentId ("" for null)
-	byID      map[string]int32
-	labels    map[string]int32 // target id → the label entry that set its current label
-	dangling  map[int32]string // entries whose parentId names no entry → that parentId
-	parsed    []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
-	ra        io.ReaderAt
+	nodes      []node
+	parents    []int32          // each entry's parent entry: None for a root, dangling for a missing one
+	pending    map[int32]string // during the pass: parents named before their entry was read
+	duplicates bool             // some id occurs twice
+	byID       map[string]int32
+	labels     map[string]int32 // target id → the label entry that set its current label
+	dangling   map[int32]string // entries whose parentId names no entry → that parentId
+	parsed     []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
+	ra         io.ReaderAt
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
@@ -55,7 +56,7 @@ func BuildIndex(src *Source) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{Name: src.Name, Version: CurrentVersion, byID: map[string]int32{}, labels: map[string]int32{}, dangling: map[int32]string{}, ra: ra}
+	ix := &Index{Name: src.Name, Version: CurrentVersion, byID: map[string]int32{}, labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
 	if err := ix.scan(NewScanner(src.Reader(), src.Name)); err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func (ix *Index) scan(sc *Scanner) error {
 			continue
 		}
 		parsed++
-		if s.Type == "session" {
+		if string(s.Type) == `"session"` {
 			ix.noteHeader(l, &s)
 			continue
 		}
@@ -108,7 +109,9 @@ func (ix *Index) noteHeader(l Line, s *skim) {
 	ix.HasHeader, ix.HeaderLine = true, l.Num
 	ix.Version = 1
 	if s.Version != nil {
-		ix.Version = *s.Version
+		if v, err := strconv.Atoi(string(s.Version)); err == nil {
+			ix.Version = v
+		}
 	}
 	var h Header
 	if json.Unmarshal(l.Bytes, &h) == nil { // safe: skimLine validated the line
@@ -117,29 +120,55 @@ func (ix *Index) noteHeader(l Line, s *skim) {
 }
 
 func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
-	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: ParseEntryType(s.Type)}
+	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	if l.BOM {
 		n.offset += int64(len(bom))
 	}
 	i := int32(len(ix.nodes))
-	parentID := ""
 	if ix.Version < 2 {
-		n.id, parentID = ix.migratedID(i), ix.lastID()
+		n.id = ix.migratedID(i)
 		ix.noteParsed(parsedPos, i)
+		ix.parents = append(ix.parents, i-1) // v1: a chain; -1 is None for the first
 	} else {
-		n.id = deref(s.ID)
-		parentID = deref(s.ParentID)
+		n.id, _ = text(s.ID)
+		ix.parents = append(ix.parents, ix.parentOf(i, s.ParentID))
 	}
 	ix.nodes = append(ix.nodes, n)
-	ix.parentIDs = append(ix.parentIDs, parentID)
+	if _, dup := ix.byID[n.id]; dup {
+		ix.duplicates = true
+	}
 	ix.byID[n.id] = i
 	if n.typ == TypeLabel && s.TargetID != nil {
-		ix.noteLabel(*s.TargetID, s.Label, i)
+		target, _ := text(s.TargetID)
+		label, _ := text(s.Label)
+		ix.noteLabel(target, label, i)
 	}
 }
 
-func (ix *Index) noteLabel(target string, label *string, i int32) {
-	if label == nil || *label == "" {
+// parentOf resolves a parentId to an entry already indexed when it can; a
+// parent not seen yet is kept by name until link.
+func (ix *Index) parentOf(i int32, raw []byte) int32 {
+	if len(raw) < 2 || raw[0] != '"' || len(raw) == 2 {
+		return None // null, absent, "" or not a string: a root, as in Pi
+	}
+	if p, ok := ix.byID[string(raw[1:len(raw)-1])]; ok && !hasEscapeOrInvalid(raw[1:len(raw)-1]) {
+		return p
+	}
+	pid, _ := text(raw)
+	ix.pending[i] = pid
+	return dangling
+}
+
+// parseTypeRaw maps a raw "type" value to its EntryType without allocating.
+func parseTypeRaw(raw []byte) EntryType {
+	if len(raw) < 2 || raw[0] != '"' {
+		return TypeUnknown
+	}
+	return ParseEntryType(string(raw[1 : len(raw)-1]))
+}
+
+func (ix *Index) noteLabel(target, label string, i int32) {
+	if label == "" {
 		delete(ix.labels, target)
 		return
 	}
@@ -151,13 +180,6 @@ func (ix *Index) noteParsed(pos int, i int32) {
 		ix.parsed = append(ix.parsed, None)
 	}
 	ix.parsed = append(ix.parsed, i)
-}
-
-func (ix *Index) lastID() string {
-	if len(ix.nodes) == 0 {
-		return ""
-	}
-	return ix.nodes[len(ix.nodes)-1].id
 }
 
 // migratedID derives the id a v1 entry gets: 8 hex characters from the session
@@ -172,31 +194,25 @@ func (ix *Index) migratedID(i int32) string {
 	}
 }
 
-// link resolves parent ids to entry numbers once every id is known, as Pi's
-// lookups do: a parent written after its child still counts.
+// link resolves the parents named before their entry was read, and, when ids
+// repeat, points every child at the last entry with its parent's id, as Pi's
+// lookups do.
 func (ix *Index) link() {
-	ix.parents = make([]int32, len(ix.nodes))
-	for i, pid := range ix.parentIDs {
-		ix.parents[i] = None
-		if pid == "" {
-			continue
-		}
+	for i, pid := range ix.pending {
 		if p, ok := ix.byID[pid]; ok {
 			ix.parents[i] = p
-		} else {
-			ix.parents[i] = dangling
-			ix.dangling[int32(i)] = pid
+			delete(ix.pending, i)
 		}
 	}
-	ix.parentIDs = nil
+	ix.dangling, ix.pending = ix.pending, nil
+	if ix.duplicates {
+		for i, p := range ix.parents {
+			if p >= 0 {
+				ix.parents[i] = ix.byID[ix.nodes[p].id]
+			}
+		}
+	}
 }
 
 // dangling marks an entry whose parentId names no entry.
 const dangling = -2
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

@@ -1,19 +1,25 @@
 package jsonl
 
 import (
-	"bytes"
 	"encoding/binary"
-	"strconv"
+	"math/bits"
+)
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
 )
 
 // skim is the handful of fields the index pass reads from each line.
+// Each field is the raw JSON value, nil when the key is absent; nothing is
+// decoded or allocated until the index needs it.
 type skim struct {
-	Type     string
-	ID       *string
-	ParentID *string
-	Version  *int
-	TargetID *string
-	Label    *string
+	Type     []byte
+	ID       []byte
+	ParentID []byte
+	Version  []byte
+	TargetID []byte
+	Label    []byte
 }
 
 // maxNesting bounds how deeply nested a line may be before it is rejected.
@@ -40,9 +46,6 @@ type skimmer struct {
 }
 
 func (p *skimmer) space() {
-	if p.i < len(p.b) && p.b[p.i] > ' ' {
-		return
-	}
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case ' ', '\t', '\n', '\r':
@@ -105,30 +108,23 @@ func (p *skimmer) field(s *skim, key []byte) bool {
 	raw := p.b[start:p.i]
 	switch string(key) {
 	case `"type"`:
-		s.Type, _ = DecodeString(raw)
+		s.Type = raw
 	case `"id"`:
-		s.ID = stringField(raw)
+		s.ID = raw
 	case `"parentId"`:
-		s.ParentID = stringField(raw)
+		s.ParentID = raw
 	case `"targetId"`:
-		s.TargetID = stringField(raw)
+		s.TargetID = raw
 	case `"label"`:
-		s.Label = stringField(raw)
+		s.Label = raw
 	case `"version"`:
-		if v, err := strconv.Atoi(string(raw)); err == nil {
-			s.Version = &v
-		}
+		s.Version = raw
 	}
 	return true
 }
 
-func stringField(raw []byte) *string {
-	v, ok := DecodeString(raw)
-	if !ok {
-		return nil
-	}
-	return &v
-}
+// text decodes a skimmed string field; ok is false when it is absent or not a string.
+func text(raw []byte) (string, bool) { return DecodeString(raw) }
 
 func (p *skimmer) value() bool {
 	if p.i >= len(p.b) {
@@ -189,72 +185,53 @@ func (p *skimmer) literal(lit string) bool {
 	return true
 }
 
+// plainStringByte marks the bytes a string can hold without a closer look.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads a string, checking its escapes and that it holds no raw control
-// character. Quotes and backslashes are found with bytes.IndexByte, which is
-// vectorised; the spans between them are checked eight bytes at a time.
+// character, as JSON.parse does.
 func (p *skimmer) str() bool {
 	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return false
 	}
 	b, i := p.b, p.i+1
 	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
+		i = skipPlain(b, i)
+		if i >= len(b) || b[i] < 0x20 {
 			return false
 		}
-		q += i
-		end, ok := checkSpan(b, i, q)
-		if !ok {
-			return false
-		}
-		if end == q {
-			p.i = q + 1
+		if b[i] == '"' {
+			p.i = i + 1
 			return true
 		}
-		i = end // an escape consumed the quote at q (\"): look for the next one
+		n := escapeLen(b[i:])
+		if n == 0 {
+			return false
+		}
+		i += n
 	}
 }
 
-// checkSpan checks b[i:q] (q is a quote) for raw control characters and valid
-// escapes. It returns q when the span is clean up to the quote, or the index
-// after an escape that ran past q.
-func checkSpan(b []byte, i, q int) (int, bool) {
-	for {
-		bs := bytes.IndexByte(b[i:q], '\\')
-		if bs < 0 {
-			return q, !hasControl(b[i:q])
-		}
-		bs += i
-		n := escapeLen(b[bs:])
-		if n == 0 || hasControl(b[i:bs]) {
-			return 0, false
-		}
-		if i = bs + n; i > q {
-			return i, true
+// skipPlain returns the index of the first byte at or after i that is a quote,
+// a backslash or a control character, eight bytes at a time. The lowest
+// flagged byte of a word is always a real one, so its position is exact.
+func skipPlain(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		quote, slash := x^(ones*'"'), x^(ones*'\\')
+		if m := ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
-}
-
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// hasControl reports whether b holds a byte below 0x20, eight bytes at a time.
-func hasControl(b []byte) bool {
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
-		if (x-ones*0x20)&^x&highs != 0 {
-			return true
-		}
-		b = b[8:]
+	for i < len(b) && plainStringByte[b[i]] {
+		i++
 	}
-	for _, c := range b {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
+	return i
 }
 
 // escapeLen returns the length of the escape sequence at the start of b, 0 if
