@@ -49,16 +49,28 @@ func (f *FileOps) AddFromMessage(m jsonl.Object) {
 			}
 		}
 	case jsonl.RoleAssistant:
-		if !bytes.Contains(m.Get("content"), []byte(`"toolCall"`)) {
-			return
+		f.addToolCalls(m.Get("content"))
+	}
+}
+
+// addToolCalls adds the calls of an assistant content array, parsing only
+// the blocks that can be tool calls.
+func (f *FileOps) addToolCalls(content jsonl.RawMessage) {
+	if !bytes.Contains(content, toolCallType) {
+		return
+	}
+	elems, _ := jsonl.ParseArray(content)
+	for _, raw := range elems {
+		if !bytes.Contains(raw, toolCallType) {
+			continue
 		}
-		for _, b := range blocks(m.Get("content")) {
-			if b.String("type") == "toolCall" && b.Has("arguments") && b.Has("name") {
-				f.addCall(b)
-			}
+		if b, err := jsonl.ParseObject(raw); err == nil && b.String("type") == "toolCall" && b.Has("arguments") && b.Has("name") {
+			f.addCall(b)
 		}
 	}
 }
+
+var toolCallType = []byte(`"toolCall"`)
 
 func (f *FileOps) addCall(call jsonl.Object) {
 	args, err := jsonl.ParseObject(call.Get("arguments"))

@@ -85,7 +85,7 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 
 func runCompact(ctx context.Context, e *env, run *compactRun) error {
 	bar := progress.New(e.stderr, len(run.targets), "compact")
-	var outcomes []compactor.Outcome
+	var rows []compactRow
 	var werr error
 	runBatch(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
 		o := run.opts
@@ -96,24 +96,24 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 		if ctx.Err() != nil && o.Status == compactor.Failed {
 			return
 		}
-		outcomes = append(outcomes, o)
 		if o.Status == compactor.Failed {
 			fmt.Fprintf(e.stderr, "pitool: error: %s\n", o.Reason)
 		}
 		if run.json && werr == nil {
 			werr = writeJSONLine(e, outcomeJSON(o, run.opts.Plan))
 		}
+		rows = append(rows, rowOf(o))
 	})
 	bar.Finish()
-	return finishCompact(ctx, e, run, outcomes, werr)
+	return finishCompact(ctx, e, run, rows, werr)
 }
 
-func finishCompact(ctx context.Context, e *env, run *compactRun, outcomes []compactor.Outcome, werr error) error {
-	t := totalsOf(outcomes)
+func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactRow, werr error) error {
+	t := totalsOf(rows)
 	if werr == nil && run.json {
 		werr = writeJSONLine(e, t.json())
 	} else if werr == nil {
-		werr = printCompactTable(e, outcomes, t, run.opts.Plan)
+		werr = printCompactTable(e, rows, t, run.opts.Plan)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -121,7 +121,7 @@ func finishCompact(ctx context.Context, e *env, run *compactRun, outcomes []comp
 	case werr != nil:
 		return werr
 	case t.failed > 0:
-		return &findingsError{fmt.Sprintf("%d of %d files failed", t.failed, len(outcomes))}
+		return &findingsError{fmt.Sprintf("%d of %d files failed", t.failed, len(rows))}
 	}
 	return nil
 }

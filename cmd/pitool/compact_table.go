@@ -10,6 +10,26 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
+// compactRow is what the table keeps of an outcome: the preparation's counts,
+// not its messages, so a large batch holds little memory.
+type compactRow struct {
+	compactor.Outcome
+	prepared              bool
+	split                 bool
+	firstKept             string
+	toSummarize, inPrefix int
+}
+
+func rowOf(o compactor.Outcome) compactRow {
+	r := compactRow{Outcome: o}
+	if p := o.Prep; p != nil {
+		r.prepared, r.split, r.firstKept = true, p.IsSplitTurn, p.FirstKeptEntryID
+		r.toSummarize, r.inPrefix = len(p.MessagesToSummarize), len(p.TurnPrefixMessages)
+	}
+	r.Prep = nil
+	return r
+}
+
 // compactTotals sum a batch's outcomes.
 type compactTotals struct {
 	files, compacted, planned, notDue, nothing, skipped, failed int
@@ -17,9 +37,9 @@ type compactTotals struct {
 	elapsed                                                     time.Duration
 }
 
-func totalsOf(outcomes []compactor.Outcome) compactTotals {
-	t := compactTotals{files: len(outcomes)}
-	for _, o := range outcomes {
+func totalsOf(rows []compactRow) compactTotals {
+	t := compactTotals{files: len(rows)}
+	for _, o := range rows {
 		switch o.Status {
 		case compactor.Compacted:
 			t.compacted++
@@ -50,15 +70,15 @@ func (t compactTotals) json() []byte {
 }
 
 // printCompactTable prints one row per file, then the totals.
-func printCompactTable(e *env, outcomes []compactor.Outcome, t compactTotals, plan bool) error {
+func printCompactTable(e *env, rows []compactRow, t compactTotals, plan bool) error {
 	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	if plan {
 		fmt.Fprintln(w, "FILE\tDECISION\tTOKENS\tFIRST KEPT\tSPLIT\tTO SUMMARIZE\tTURN PREFIX\tNOTE")
 	} else {
 		fmt.Fprintln(w, "FILE\tSTATUS\tTOKENS BEFORE\tTOKENS AFTER\tKEPT\tSPLIT\tSUMMARIZER\tNOTE")
 	}
-	for _, o := range outcomes {
-		fmt.Fprintln(w, tableRow(o, plan))
+	for _, r := range rows {
+		fmt.Fprintln(w, tableRow(r, plan))
 	}
 	if !plan {
 		fmt.Fprintf(w, "TOTAL\t\t%d\t%d\t\t\t%s\t\n", t.before, t.after, t.elapsed.Round(time.Millisecond))
@@ -70,11 +90,11 @@ func printCompactTable(e *env, outcomes []compactor.Outcome, t compactTotals, pl
 	return err
 }
 
-func tableRow(o compactor.Outcome, plan bool) string {
+func tableRow(o compactRow, plan bool) string {
 	kept, split, first, msgs, prefix := "-", "-", "-", "-", "-"
-	if p := o.Prep; p != nil && (plan || o.Status == compactor.Compacted) {
-		split, first = yesNo(p.IsSplitTurn), p.FirstKeptEntryID
-		msgs, prefix = strconv.Itoa(len(p.MessagesToSummarize)), strconv.Itoa(len(p.TurnPrefixMessages))
+	if o.prepared && (plan || o.Status == compactor.Compacted) {
+		split, first = yesNo(o.split), o.firstKept
+		msgs, prefix = strconv.Itoa(o.toSummarize), strconv.Itoa(o.inPrefix)
 	}
 	if plan {
 		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, first, split, msgs, prefix, o.Reason)
