@@ -224,3 +224,47 @@ func TestStructuralFieldsUntouched(t *testing.T) {
 		t.Fatalf("ids changed: %s", out)
 	}
 }
+
+// TestEscapedSecretsFile redacts testdata/escaped-secrets.jsonl, a valid
+// session whose secrets are written with JSON escapes (\u0041KIA…, \/, \",
+// a PEM body split by \n escapes without its END line): every listed value
+// must be gone.
+func TestEscapedSecretsFile(t *testing.T) {
+	r := newTestRedactor(t, Options{})
+	var out bytes.Buffer
+	st, err := r.RedactFile(context.Background(), "testdata/escaped-secrets.jsonl", nil, &out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("testdata/escaped-secrets.manifest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil || len(m.Planted) == 0 {
+		t.Fatalf("manifest: %v", err)
+	}
+	for _, p := range m.Planted {
+		if containsRawOrEscaped(out.String(), p.Value) || containsDecoded(t, out.Bytes(), p.Value) {
+			t.Errorf("%s survives", p.Kind)
+		}
+	}
+	if st.Findings < len(m.Planted) {
+		t.Errorf("%d findings for %d planted values", st.Findings, len(m.Planted))
+	}
+}
+
+// containsDecoded reports whether any line of a session, decoded, holds v.
+func containsDecoded(t *testing.T, session []byte, v string) bool {
+	for _, line := range splitLines(session) {
+		var x any
+		if err := json.Unmarshal(line, &x); err != nil {
+			t.Fatalf("output line does not parse: %v", err)
+		}
+		b, _ := json.Marshal(x)
+		if strings.Contains(string(b), v) {
+			return true
+		}
+	}
+	return false
+}

@@ -37,6 +37,7 @@ type rule struct {
 	always      bool // no keyword: runs on every string
 	generic     bool // a catch-all rule: a specific rule names a shared finding
 	keywords    []string
+	gated       bool // anchored, and runs only where one of its keywords occurs
 	allow       []allowlist
 }
 
@@ -58,6 +59,7 @@ type allowlist struct {
 type trigger struct {
 	rule     int
 	anchored bool // the literal is where the match starts
+	gate     bool // the literal is a keyword the rule needs somewhere in the string
 }
 
 // compileRule compiles one spec. It returns nil, nil for rules that only

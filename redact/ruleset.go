@@ -57,6 +57,7 @@ func (rs *ruleset) addRule(spec RuleSpec, pats map[string][]trigger) error {
 	rs.rules = append(rs.rules, r)
 	if r.assign {
 		if err := rs.addAssignRule(r, id, spec, pats); err == nil {
+			addGate(r, id, pats)
 			return nil
 		}
 	}
@@ -67,6 +68,7 @@ func (rs *ruleset) addRule(spec RuleSpec, pats map[string][]trigger) error {
 			for _, l := range lits {
 				pats[l] = append(pats[l], trigger{rule: id, anchored: true})
 			}
+			addGate(r, id, pats)
 			return nil
 		}
 	}
@@ -113,6 +115,15 @@ func (rs *ruleset) addAssignRule(r *rule, id int, spec RuleSpec, pats map[string
 		return nil
 	}
 	return fmt.Errorf("rule %s: not a keyword template", spec.ID)
+}
+
+// addGate makes an anchored rule's keywords a gate, as in gitleaks: the
+// rule only runs in a string that contains one of them.
+func addGate(r *rule, id int, pats map[string][]trigger) {
+	for _, k := range r.keywords {
+		pats[k] = append(pats[k], trigger{rule: id, gate: true})
+		r.gated = true
+	}
 }
 
 func allStartWithWordByte(lits []string) bool {

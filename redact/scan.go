@@ -26,6 +26,8 @@ type scanner struct {
 	rs      *ruleset
 	lower   []byte
 	decoded []byte
+	open    []bool // by rule: a gate keyword occurs in the current string
+	opened  []int
 	wins    []window
 	spans   []span
 }
@@ -55,9 +57,12 @@ func (s *scanner) scanBytes(b []byte) ([]span, string) {
 // scanHits runs the rules the prefilter hits point at.
 func (s *scanner) scanHits(text string, hits []ahocorasick.Match) []span {
 	s.spans, s.wins = s.spans[:0], s.wins[:0]
+	s.openGates(hits)
 	for _, h := range hits {
 		for _, t := range s.rs.triggers[h.PatternID] {
-			s.onHit(text, h, t)
+			if !t.gate && (!s.rs.rules[t.rule].gated || s.open[t.rule]) {
+				s.onHit(text, h, t)
+			}
 		}
 	}
 	s.runWindows(text)
@@ -65,6 +70,25 @@ func (s *scanner) scanHits(text string, hits []ahocorasick.Match) []span {
 		s.matchAll(text, id, 0, len(text))
 	}
 	return s.sorted()
+}
+
+// openGates marks the gated rules whose keywords occur among hits.
+func (s *scanner) openGates(hits []ahocorasick.Match) {
+	if len(s.open) != len(s.rs.rules) {
+		s.open = make([]bool, len(s.rs.rules))
+	}
+	for _, id := range s.opened {
+		s.open[id] = false
+	}
+	s.opened = s.opened[:0]
+	for _, h := range hits {
+		for _, t := range s.rs.triggers[h.PatternID] {
+			if t.gate && !s.open[t.rule] {
+				s.open[t.rule] = true
+				s.opened = append(s.opened, t.rule)
+			}
+		}
+	}
 }
 
 func (s *scanner) onHit(text string, h ahocorasick.Match, t trigger) {

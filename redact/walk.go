@@ -101,13 +101,17 @@ func (w *walker) value(pos int, free bool) (int, error) {
 
 func (w *walker) scalar(pos int) (int, error) {
 	start := pos
-	for pos < len(w.line) && !strings.ContainsRune(",]} \t\r\n", rune(w.line[pos])) {
+	for pos < len(w.line) && !endsScalar(w.line[pos]) {
 		pos++
 	}
 	if pos == start {
 		return pos, w.syntaxError(pos)
 	}
 	return pos, nil
+}
+
+func endsScalar(c byte) bool {
+	return c == ',' || c == ']' || c == '}' || isSpace(c)
 }
 
 func (w *walker) array(pos int, free bool) (int, error) {
@@ -233,15 +237,16 @@ func decodeString(raw []byte) string {
 // appendDecoded appends the decoded inside of a JSON string literal.
 // Malformed escapes are kept as written; lone surrogates become U+FFFD.
 func appendDecoded(out, raw []byte) []byte {
-	for i := 0; i < len(raw); i++ {
-		if raw[i] != '\\' || i+1 >= len(raw) {
-			out = append(out, raw[i])
-			continue
+	for {
+		i := bytes.IndexByte(raw, '\\')
+		if i < 0 || i+1 >= len(raw) {
+			return append(out, raw...)
 		}
-		i++
-		out, i = appendEscape(out, raw, i)
+		out = append(out, raw[:i]...)
+		var last int
+		out, last = appendEscape(out, raw, i+1)
+		raw = raw[last+1:]
 	}
-	return out
 }
 
 // appendEscape decodes the escape whose letter is raw[i]; it returns the
