@@ -178,11 +178,16 @@ type footView struct {
 	Models              []string
 	Messages, ToolCalls string
 	Tokens, Cost        string
+	Highlight           string
 	AppJS               template.JS
 }
 
 func (r *renderer) footView() footView {
 	s := r.stats
-	return footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
+	v := footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
 		Cost: fmt.Sprintf("%.3f", s.cost), AppJS: template.JS(appJS)}
+	if r.hl.spent {
+		v.Highlight = fmt.Sprintf("the first %d KB of code; the rest is shown plain", highlightBudget>>10)
+	}
+	return v
 }

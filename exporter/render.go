@@ -15,6 +15,7 @@ type renderer struct {
 	ix     *jsonl.Index
 	opts   HTMLOptions
 	md     *markdown
+	hl     *highlighter
 	seq    []int                // entries in page order
 	pos    int                  // current position in seq
 	ahead  map[int]*jsonl.Entry // entries decoded early, by position in seq
@@ -28,7 +29,8 @@ type renderer struct {
 }
 
 func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
-	r := &renderer{ix: ix, opts: opts, md: newMarkdown(), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
+	hl := &highlighter{left: highlightBudget}
+	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(hl), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
 		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {

@@ -24,9 +24,11 @@ import (
 // Limits that keep one huge message from dominating the export's time or the
 // page's weight. Past them, text is shown escaped but not formatted.
 const (
-	maxMarkdownBytes  = 256 << 10 // larger texts are shown as plain preformatted text
-	maxHighlightBytes = 64 << 10  // larger code is not highlighted
-	maxPreviewBytes   = 4 << 10   // a collapsed output's preview never exceeds this
+	maxMarkdownBytes   = 256 << 10 // larger texts are shown as plain preformatted text
+	maxHighlightBytes  = 16 << 10  // larger code is not highlighted
+	highlightBudget    = 96 << 10  // code highlighted per page, in source bytes
+	maxPreviewBytes    = 4 << 10   // a collapsed output's preview never exceeds this
+	maxFullFormatBytes = 2 << 10   // a collapsed output's full text is highlighted up to this size
 )
 
 // markdown renders CommonMark + GFM (no raw HTML: goldmark drops it) with
@@ -38,12 +40,12 @@ type markdown struct {
 	buf    bytes.Buffer
 }
 
-func newMarkdown() *markdown {
+func newMarkdown(hl *highlighter) *markdown {
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(
 			gmhtml.WithHardWraps(),
-			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{}, 100)),
+			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{hl}, 100)),
 		),
 	)
 	return &markdown{md: md, policy: sanitizer()}
@@ -78,15 +80,15 @@ func plainPre(text string) template.HTML {
 }
 
 // codeBlockRenderer renders fenced and indented code blocks with chroma.
-type codeBlockRenderer struct{}
+type codeBlockRenderer struct{ hl *highlighter }
 
 // RegisterFuncs implements gmrenderer.NodeRenderer.
-func (codeBlockRenderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindFencedCodeBlock, renderCode)
-	reg.Register(ast.KindCodeBlock, renderCode)
+func (c codeBlockRenderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindFencedCodeBlock, c.renderCode)
+	reg.Register(ast.KindCodeBlock, c.renderCode)
 }
 
-func renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (c codeBlockRenderer) renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
@@ -100,36 +102,68 @@ func renderCode(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.Wa
 	if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
 		lang = string(f.Language(src))
 	}
-	_, err := w.WriteString(string(highlight(code.String(), lexers.Get(lang))))
+	var lexer chroma.Lexer
+	if lang != "" {
+		lexer = lexers.Get(lang)
+	}
+	_, err := w.WriteString(string(c.hl.highlight(code.String(), lexer)))
 	return ast.WalkSkipChildren, err
 }
 
 // formatter writes chroma tokens as <span class>; the page carries the CSS.
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
 
+// highlighter highlights code with chroma within a budget of source bytes
+// per page: chroma's lexers run at well under 1 MB/s, so past the budget code
+// is shown escaped but not highlighted, and a big session still exports fast.
+type highlighter struct {
+	left  int  // source bytes that may still be highlighted
+	spent bool // some code was left plain for want of budget
+}
+
 // highlight returns code as a highlighted <pre class="chroma">, or escaped
-// when no lexer fits or the code is too large.
-func highlight(code string, lexer chroma.Lexer) template.HTML {
+// when no lexer fits, the code is too large or the budget is spent.
+func (h *highlighter) highlight(code string, lexer chroma.Lexer) template.HTML {
 	if lexer == nil || len(code) > maxHighlightBytes {
-		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+		return plainCode(code)
 	}
+	if len(code) > h.left {
+		h.spent = true
+		return plainCode(code)
+	}
+	h.left -= len(code)
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 	if err != nil {
-		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+		return plainCode(code)
 	}
 	var b strings.Builder
 	if err := formatter.Format(&b, styles.Fallback, it); err != nil {
-		return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(code) + `</code></pre>`)
+		return plainCode(code)
 	}
 	return template.HTML(b.String())
 }
+
+// lexerCache maps a file name's extension to its lexer (nil: none fits):
+// matching a name against every lexer's patterns is slow.
+var lexerCache sync.Map
 
 // lexerForPath picks a lexer from a file name, nil when none fits.
 func lexerForPath(p string) chroma.Lexer {
 	if p == "" {
 		return nil
 	}
-	return lexers.Match(path.Base(p))
+	base := path.Base(p)
+	key := path.Ext(base)
+	if key == "" {
+		key = base
+	}
+	if l, ok := lexerCache.Load(key); ok {
+		lexer, _ := l.(chroma.Lexer)
+		return lexer
+	}
+	lexer := lexers.Match(base)
+	lexerCache.Store(key, lexer)
+	return lexer
 }
 
 var chromaCSS = sync.OnceValue(func() template.CSS {
@@ -155,18 +189,29 @@ type output struct {
 
 // newOutput formats text with at most maxLines lines visible, highlighted
 // with lexer when one is given.
-func newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
-	return formatOutput(text, maxLines, func(s string) template.HTML { return highlight(s, lexer) })
+func (h *highlighter) newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
+	return formatOutput(text, maxLines, func(s string) template.HTML { return h.highlight(s, lexer) })
 }
 
-// formatOutput is newOutput with any formatter of text to HTML.
+// formatOutput is newOutput with any formatter of text to HTML. The full
+// text of a collapsed output is formatted only up to maxFullFormatBytes and
+// escaped beyond, so that huge outputs cost no more than copying them.
 func formatOutput(text string, maxLines int, format func(string) template.HTML) *output {
 	text = strings.ReplaceAll(text, "\t", "   ")
 	preview, rest := headLines(text, maxLines)
 	if rest == 0 && len(preview) == len(text) {
 		return &output{Preview: format(text)}
 	}
-	return &output{Preview: format(preview), Full: format(text), Rest: rest}
+	full := plainCode(text)
+	if len(text) <= maxFullFormatBytes {
+		full = format(text)
+	}
+	return &output{Preview: format(preview), Full: full, Rest: rest}
+}
+
+// plainCode is text escaped in the same <pre> a highlighter writes.
+func plainCode(text string) template.HTML {
+	return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(text) + `</code></pre>`)
 }
 
 // headLines returns the first n lines of text (at most maxPreviewBytes) and

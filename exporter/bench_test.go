@@ -1,0 +1,60 @@
+package exporter
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// benchSession writes a generated session of about size bytes.
+func benchSession(b *testing.B, size int64) string {
+	b.Helper()
+	name := filepath.Join(b.TempDir(), "bench.jsonl")
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := gen.Options{Seed: 1, TargetBytes: size, BranchEvery: 200, CompactionEvery: 1000, Unicode: true}
+	if _, err := gen.Write(f, opts); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return name
+}
+
+// BenchmarkExportHTML measures the whole export (index, decode, render,
+// write) of a generated 20 MB session; bytes/s is of session input.
+func BenchmarkExportHTML(b *testing.B) {
+	if testing.Short() {
+		b.Skip("generates a 20 MB session")
+	}
+	name := benchSession(b, 20<<20)
+	for _, all := range []bool{false, true} {
+		label := "branch"
+		if all {
+			label = "all-branches"
+		}
+		b.Run(label, func(b *testing.B) {
+			info, _ := os.Stat(name)
+			b.SetBytes(info.Size())
+			b.ReportAllocs()
+			for b.Loop() {
+				ix, closeFn, err := jsonl.IndexFile(name, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := ExportHTML(context.Background(), io.Discard, ix, HTMLOptions{AllBranches: all}); err != nil {
+					b.Fatal(err)
+				}
+				closeFn()
+			}
+		})
+	}
+}
