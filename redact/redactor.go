@@ -105,7 +105,8 @@ func (r *Redactor) RuleIDs() []string { return r.rs.ruleIDs() }
 func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err error) {
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
-	w := &walker{r: r, sc: sc, line: line}
+	w := &sc.walker
+	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], edits: w.edits[:0]}
 	end, werr := w.value(0, false)
 	if werr == nil && skipSpace(line, end) != len(line) {
 		werr = w.syntaxError(end)
@@ -122,13 +123,12 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 
 // redactText redacts a line that is not JSON as one plain string.
 func (r *Redactor) redactText(sc *scanner, line []byte) ([]byte, []Finding) {
-	text := string(line)
 	var findings []Finding
-	spans := sc.scanText(text)
+	spans := sc.scanText(line)
 	if len(spans) == 0 {
 		return line, nil
 	}
-	out := r.replace(text, spans, func(rule, secret, placeholder string) {
+	out := r.replace(string(line), spans, func(rule, secret, placeholder string) {
 		findings = append(findings, Finding{Rule: rule, Preview: mask(secret), Placeholder: placeholder})
 	})
 	return []byte(out), findings

@@ -44,7 +44,7 @@ func newTestRedactor(t testing.TB, opts Options) *Redactor {
 func ruleHits(r *Redactor, text string) []string {
 	sc := &scanner{rs: r.rs}
 	var ids []string
-	for _, sp := range sc.scanText(text) {
+	for _, sp := range sc.scanText([]byte(text)) {
 		ids = append(ids, r.rs.rules[sp.rule].id)
 	}
 	return ids
@@ -179,7 +179,7 @@ func referenceFinds(r *Redactor, id int, text string) bool {
 		return false
 	}
 	sc := &scanner{rs: r.rs}
-	sc.matchAll(text, id, 0, len(text))
+	sc.matchAll([]byte(text), id, 0, len(text))
 	return len(sc.spans) > 0
 }
 

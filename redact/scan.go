@@ -1,11 +1,11 @@
 package redact
 
 import (
+	"bytes"
 	"math"
 	"regexp"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/coregx/ahocorasick"
 )
@@ -28,6 +28,7 @@ type scanner struct {
 	decoded []byte
 	open    []bool // by rule: a gate keyword occurs in the current string
 	opened  []int
+	walker  walker // the line walker, reused
 	wins    []window
 	spans   []span
 }
@@ -37,25 +38,17 @@ func compileAnchored(expr string) (*regexp.Regexp, error) {
 }
 
 // scanText finds the secrets in text and returns them sorted by start.
-func (s *scanner) scanText(text string) []span {
+func (s *scanner) scanText(text []byte) []span {
 	s.lower = appendLower(s.lower[:0], text)
-	return s.scanHits(text, s.rs.hits(s.lower))
-}
-
-// scanBytes is scanText for bytes: it returns the spans and, when there are
-// any, the text as a string.
-func (s *scanner) scanBytes(b []byte) ([]span, string) {
-	s.lower = appendLower(s.lower[:0], b)
 	hits := s.rs.hits(s.lower)
 	if len(hits) == 0 && len(s.rs.always) == 0 {
-		return nil, ""
+		return nil
 	}
-	text := string(b)
-	return s.scanHits(text, hits), text
+	return s.scanHits(text, hits)
 }
 
 // scanHits runs the rules the prefilter hits point at.
-func (s *scanner) scanHits(text string, hits []ahocorasick.Match) []span {
+func (s *scanner) scanHits(text []byte, hits []ahocorasick.Match) []span {
 	s.spans, s.wins = s.spans[:0], s.wins[:0]
 	s.openGates(hits)
 	for _, h := range hits {
@@ -91,11 +84,11 @@ func (s *scanner) openGates(hits []ahocorasick.Match) {
 	}
 }
 
-func (s *scanner) onHit(text string, h ahocorasick.Match, t trigger) {
+func (s *scanner) onHit(text []byte, h ahocorasick.Match, t trigger) {
 	r := s.rs.rules[t.rule]
 	switch {
 	case r.id == literalRuleID:
-		if want, ok := s.rs.literals[string(s.lower[h.Start:h.End])]; ok && text[h.Start:h.End] == want {
+		if want, ok := s.rs.literals[string(s.lower[h.Start:h.End])]; ok && string(text[h.Start:h.End]) == want {
 			s.spans = append(s.spans, span{h.Start, h.End, t.rule})
 		}
 	case r.assign && !assignmentFollows(text, h.End):
@@ -107,7 +100,7 @@ func (s *scanner) onHit(text string, h ahocorasick.Match, t trigger) {
 }
 
 // matchAnchored runs a rule whose matches start with a literal at pos.
-func (s *scanner) matchAnchored(text string, pos, id int) {
+func (s *scanner) matchAnchored(text []byte, pos, id int) {
 	r := s.rs.rules[id]
 	if r.boundary && pos > 0 && isWordByte(text[pos-1]) {
 		return
@@ -116,10 +109,10 @@ func (s *scanner) matchAnchored(text string, pos, id int) {
 	if r.multiline {
 		end = min(len(text), pos+multilineMax)
 	}
-	m := r.anchored.FindStringSubmatchIndex(text[pos:end])
-	if m == nil {
+	if !r.anchored.Match(text[pos:end]) {
 		return
 	}
+	m := r.anchored.FindSubmatchIndex(text[pos:end])
 	m = shift(m, pos)
 	if r.identPrefix {
 		m[0] = identStart(text, pos)
@@ -129,7 +122,7 @@ func (s *scanner) matchAnchored(text string, pos, id int) {
 
 // addWindow records the stretch around a keyword hit, merged with the
 // previous window of the same rule when they overlap.
-func (s *scanner) addWindow(text string, h ahocorasick.Match, id int) {
+func (s *scanner) addWindow(text []byte, h ahocorasick.Match, id int) {
 	start, end := max(0, h.Start-windowBefore), min(len(text), h.End+windowAfter)
 	if !s.rs.rules[id].multiline {
 		start, end = lineStart(text, h.Start, start), lineEnd(text, h.End, end-h.End)
@@ -145,32 +138,32 @@ func (s *scanner) addWindow(text string, h ahocorasick.Match, id int) {
 	s.wins = append(s.wins, window{id, start, end})
 }
 
-func (s *scanner) runWindows(text string) {
+func (s *scanner) runWindows(text []byte) {
 	for _, w := range s.wins {
 		s.matchAll(text, w.rule, w.start, w.end)
 	}
 }
 
-func (s *scanner) matchAll(text string, id, start, end int) {
-	for _, m := range s.rs.rules[id].re.FindAllStringSubmatchIndex(text[start:end], -1) {
+func (s *scanner) matchAll(text []byte, id, start, end int) {
+	for _, m := range s.rs.rules[id].re.FindAllSubmatchIndex(text[start:end], -1) {
 		s.candidate(text, id, shift(m, start))
 	}
 }
 
 // candidate applies gitleaks' secret group, entropy and allowlist checks to
 // a regex match (absolute submatch indexes m) and keeps it if it survives.
-func (s *scanner) candidate(text string, id int, m []int) {
+func (s *scanner) candidate(text []byte, id int, m []int) {
 	r := s.rs.rules[id]
 	start, end := secretBounds(r, m)
 	start, end = trimNewlines(text, start, end)
 	if start >= end {
 		return
 	}
-	secret, match := text[start:end], text[m[0]:m[1]]
+	secret, match := string(text[start:end]), string(text[m[0]:m[1]])
 	if r.entropy > 0 && entropy(secret) <= r.entropy {
 		return
 	}
-	line := text[lineStart(text, m[0], 0):lineEnd(text, m[1], len(text))]
+	line := string(text[lineStart(text, m[0], 0):lineEnd(text, m[1], len(text))])
 	if allowed(s.rs.global, secret, match, line) || allowed(r.allow, secret, match, line) {
 		return
 	}
@@ -191,7 +184,7 @@ func secretBounds(r *rule, m []int) (int, int) {
 	return m[0], m[1]
 }
 
-func trimNewlines(text string, start, end int) (int, int) {
+func trimNewlines(text []byte, start, end int) (int, int) {
 	for start < end && text[start] == '\n' {
 		start++
 	}
@@ -238,7 +231,7 @@ func (s *scanner) sorted() []span {
 // template (assignTemplate) at a keyword ending at pos: the rest of the
 // keyword's identifier, at most 20 identifier or blank bytes, at most 3
 // space or quote bytes, then an assignment operator.
-func assignmentFollows(text string, pos int) bool {
+func assignmentFollows(text []byte, pos int) bool {
 	pos = skipWhile(text, pos, 32, func(c byte) bool { return isWordByte(c) || c == '.' || c == '-' })
 	pos = skipWhile(text, pos, 20, func(c byte) bool { return isWordByte(c) || c == '.' || c == '-' || c == ' ' || c == '\t' })
 	pos = skipWhile(text, pos, 3, func(c byte) bool { return isSpace(c) || c == '\'' || c == '"' })
@@ -253,7 +246,7 @@ func assignmentFollows(text string, pos int) bool {
 }
 
 // skipWhile returns the position after at most n bytes from pos that satisfy ok.
-func skipWhile(text string, pos, n int, ok func(byte) bool) int {
+func skipWhile(text []byte, pos, n int, ok func(byte) bool) int {
 	for end := min(len(text), pos+n); pos < end && ok(text[pos]); pos++ {
 	}
 	return pos
@@ -270,7 +263,7 @@ func shift(m []int, by int) []int {
 
 // identStart returns where the identifier run ([\w.-], at most identMax
 // bytes) that ends at pos begins.
-func identStart(text string, pos int) int {
+func identStart(text []byte, pos int) int {
 	start := pos
 	for start > 0 && pos-start < identMax {
 		c := text[start-1]
@@ -283,17 +276,17 @@ func identStart(text string, pos int) int {
 }
 
 // lineStart returns the start of the line holding pos, but not before floor.
-func lineStart(text string, pos, floor int) int {
-	if i := strings.LastIndexByte(text[floor:pos], '\n'); i >= 0 {
+func lineStart(text []byte, pos, floor int) int {
+	if i := bytes.LastIndexByte(text[floor:pos], '\n'); i >= 0 {
 		return floor + i + 1
 	}
 	return floor
 }
 
 // lineEnd returns the end of the line holding pos, at most limit bytes on.
-func lineEnd(text string, pos, limit int) int {
+func lineEnd(text []byte, pos, limit int) int {
 	end := min(len(text), pos+limit)
-	if i := strings.IndexByte(text[pos:end], '\n'); i >= 0 {
+	if i := bytes.IndexByte(text[pos:end], '\n'); i >= 0 {
 		return pos + i
 	}
 	return end

@@ -176,11 +176,11 @@ func (w *walker) visitString(a, b int) {
 		w.sc.decoded = appendDecoded(w.sc.decoded[:0], raw)
 		raw = w.sc.decoded
 	}
-	spans, text := w.sc.scanBytes(raw)
+	spans := w.sc.scanText(raw)
 	if len(spans) == 0 {
 		return
 	}
-	out := w.r.replace(text, spans, w.finding)
+	out := w.r.replace(string(raw), spans, w.finding)
 	w.edits = append(w.edits, edit{a, b, jsonl.AppendString(nil, out)})
 }
 
