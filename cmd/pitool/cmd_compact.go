@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
+	"runtime/debug"
 	"strconv"
 	"time"
 
@@ -83,7 +85,19 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 	return &compactRun{opts: opts, targets: targets, jobs: c.Int("jobs"), json: c.Bool("json")}, nil
 }
 
+// batchGCPercent is the garbage collector target of batch commands: they
+// decode a whole context per file and keep little, so a larger target trades
+// some memory for less collection work. $GOGC overrides it.
+const batchGCPercent = 400
+
+func tuneGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(batchGCPercent)
+	}
+}
+
 func runCompact(ctx context.Context, e *env, run *compactRun) error {
+	tuneGC()
 	bar := progress.New(e.stderr, len(run.targets), "compact")
 	var rows []compactRow
 	var werr error

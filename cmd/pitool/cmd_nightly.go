@@ -100,6 +100,7 @@ func parseAge(s string) (time.Duration, error) {
 }
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
+	tuneGC()
 	rep := &nightlyReport{dir: run.dir, started: time.Now()}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
 	runBatch(ctx, len(run.targets), run.jobs, func(i int) fileReport {
