@@ -2,7 +2,6 @@ package redact
 
 import (
 	"fmt"
-	"regexp"
 	"regexp/syntax"
 	"strings"
 )
@@ -26,9 +25,9 @@ const assignTemplate = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\
 // rule is a compiled RuleSpec.
 type rule struct {
 	id          string
-	re          *regexp.Regexp
-	anchored    *regexp.Regexp // ^(?:re), run at a hit of one of its literal prefixes
-	boundary    bool           // the regex starts with \b before its prefix
+	re          *lazyRegexp
+	anchored    *lazyRegexp // ^(?:re), run at a hit of one of its literal prefixes
+	boundary    bool        // the regex starts with \b before its prefix
 	group       int
 	entropy     float64
 	assign      bool // keyword hits need an assignment operator right after them
@@ -37,7 +36,8 @@ type rule struct {
 	always      bool // no keyword: runs on every string
 	generic     bool // a catch-all rule: a specific rule names a shared finding
 	keywords    []string
-	gated       bool // anchored, and runs only where one of its keywords occurs
+	parsed      *syntax.Regexp // the simplified syntax tree of re, for prefixes
+	gated       bool           // anchored, and runs only where one of its keywords occurs
 	allow       []allowlist
 }
 
@@ -50,7 +50,7 @@ const (
 
 type allowlist struct {
 	target    int
-	regexes   []*regexp.Regexp
+	regexes   []*lazyRegexp
 	stopwords []string
 	never     bool // an AND condition on paths or commits, which session text never meets
 }
@@ -68,16 +68,12 @@ func compileRule(s RuleSpec) (*rule, error) {
 	if s.Regex == "" || s.Path != "" {
 		return nil, nil
 	}
-	re, err := regexp.Compile(s.Regex)
-	if err != nil {
-		return nil, fmt.Errorf("rule %s: %w", s.ID, err)
-	}
-	r := &rule{id: s.ID, re: re, group: s.SecretGroup, entropy: s.Entropy, always: len(s.Keywords) == 0}
 	parsed, err := syntax.Parse(s.Regex, syntax.Perl)
 	if err != nil {
 		return nil, fmt.Errorf("rule %s: %w", s.ID, err)
 	}
 	parsed = parsed.Simplify()
+	r := &rule{id: s.ID, re: &lazyRegexp{expr: s.Regex}, parsed: parsed, group: s.SecretGroup, entropy: s.Entropy, always: len(s.Keywords) == 0}
 	r.assign = strings.Contains(s.Regex, assignTemplate) && parsed.Op != syntax.OpAlternate
 	r.generic = strings.Contains(s.ID, "generic") || s.ID == "env-assignment" || s.ID == "secret-phrase"
 	r.multiline = matchesNewline(parsed)
@@ -101,7 +97,11 @@ func prefixes(expr string) (lits []string, boundary, ok bool) {
 	if err != nil {
 		return nil, false, false
 	}
-	re = re.Simplify()
+	return prefixesOf(re.Simplify())
+}
+
+// prefixesOf is prefixes for a parsed, simplified expression.
+func prefixesOf(re *syntax.Regexp) (lits []string, boundary, ok bool) {
 	if re.Op == syntax.OpConcat && len(re.Sub) > 0 && re.Sub[0].Op == syntax.OpWordBoundary {
 		boundary = true
 		re = &syntax.Regexp{Op: syntax.OpConcat, Sub: re.Sub[1:]}
@@ -217,7 +217,7 @@ func compileAllowlist(a AllowlistSpec) (allowlist, error) {
 		al.target = targetLine
 	}
 	for _, expr := range a.Regexes {
-		re, err := regexp.Compile(expr)
+		re, err := newLazy(expr)
 		if err != nil {
 			return al, fmt.Errorf("allowlist: %w", err)
 		}
@@ -242,7 +242,7 @@ func (a *allowlist) allows(secret, match, line string) bool {
 		target = line
 	}
 	for _, re := range a.regexes {
-		if target != "" && re.MatchString(target) {
+		if target != "" && re.get().MatchString(target) {
 			return true
 		}
 	}

@@ -149,9 +149,10 @@ func TestGeneratedSamples(t *testing.T) {
 		if ru.re == nil {
 			continue
 		}
+		compileAll(t, ru)
 		accepted := 0
 		for try := 0; try < 60 && accepted < 3; try++ {
-			sample := "x " + generate(t, rng, ru.re.String()) + " y"
+			sample := "x " + generate(t, rng, ru.re.expr) + " y"
 			if kw := ru.keywords; len(kw) > 0 && try%2 == 1 {
 				sample = "x " + kw[rng.IntN(len(kw))] + " " + sample
 			}
@@ -253,4 +254,19 @@ func pickRune(rng *rand.Rand, ranges []rune) rune {
 		return ranges[0]
 	}
 	return 'x'
+}
+
+// compileAll compiles a rule's lazily compiled expressions, so that every
+// shipped expression is known to compile.
+func compileAll(t *testing.T, ru *rule) {
+	t.Helper()
+	ru.re.get()
+	if ru.anchored != nil {
+		ru.anchored.get()
+	}
+	for _, al := range ru.allow {
+		for _, re := range al.regexes {
+			re.get()
+		}
+	}
 }

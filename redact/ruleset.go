@@ -61,10 +61,9 @@ func (rs *ruleset) addRule(spec RuleSpec, pats map[string][]trigger) error {
 			return nil
 		}
 	}
-	if lits, boundary, ok := prefixes(spec.Regex); ok && !r.assign {
-		anchored, err := compileAnchored(spec.Regex)
-		if err == nil && (!boundary || allStartWithWordByte(lits)) {
-			r.anchored, r.boundary = anchored, boundary
+	if lits, boundary, ok := prefixesOf(r.parsed); ok && !r.assign {
+		if !boundary || allStartWithWordByte(lits) {
+			r.anchored, r.boundary = anchored(spec.Regex), boundary
 			for _, l := range lits {
 				pats[l] = append(pats[l], trigger{rule: id, anchored: true})
 			}
@@ -104,11 +103,7 @@ func (rs *ruleset) addAssignRule(r *rule, id int, spec RuleSpec, pats map[string
 		if !ok || boundary {
 			break
 		}
-		anchored, err := compileAnchored(rest)
-		if err != nil {
-			return err
-		}
-		r.anchored, r.identPrefix = anchored, true
+		r.anchored, r.identPrefix = anchored(rest), true
 		for _, l := range lits {
 			pats[l] = append(pats[l], trigger{rule: id, anchored: true})
 		}

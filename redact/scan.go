@@ -3,7 +3,6 @@ package redact
 import (
 	"bytes"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 
@@ -31,10 +30,6 @@ type scanner struct {
 	walker  walker // the line walker, reused
 	wins    []window
 	spans   []span
-}
-
-func compileAnchored(expr string) (*regexp.Regexp, error) {
-	return regexp.Compile(`^(?:` + expr + `)`)
 }
 
 // scanText finds the secrets in text and returns them sorted by start.
@@ -109,10 +104,11 @@ func (s *scanner) matchAnchored(text []byte, pos, id int) {
 	if r.multiline {
 		end = min(len(text), pos+multilineMax)
 	}
-	if !r.anchored.Match(text[pos:end]) {
+	re := r.anchored.get()
+	if !re.Match(text[pos:end]) {
 		return
 	}
-	m := r.anchored.FindSubmatchIndex(text[pos:end])
+	m := re.FindSubmatchIndex(text[pos:end])
 	m = shift(m, pos)
 	if r.identPrefix {
 		m[0] = identStart(text, pos)
@@ -145,7 +141,7 @@ func (s *scanner) runWindows(text []byte) {
 }
 
 func (s *scanner) matchAll(text []byte, id, start, end int) {
-	for _, m := range s.rs.rules[id].re.FindAllSubmatchIndex(text[start:end], -1) {
+	for _, m := range s.rs.rules[id].re.get().FindAllSubmatchIndex(text[start:end], -1) {
 		s.candidate(text, id, shift(m, start))
 	}
 }
