@@ -19,8 +19,7 @@ func checkContent(e *entry, t []byte, s *segment, fs *findings) {
 }
 
 func checkTimestamp(e *entry, t []byte, s span, fs *findings) {
-	ts, ok := decodeSpan(t, s)
-	if ok && validTimestamp(ts) {
+	if ts, ok := rawString(t, s); ok && (isoMillis(ts) || validTimestamp(string(ts))) {
 		return
 	}
 	what := "entry " + e.id
@@ -34,10 +33,26 @@ func checkTimestamp(e *entry, t []byte, s span, fs *findings) {
 	fs.add("timestamp.invalid", e.line, e.off, "%s has a timestamp that does not parse: %s", what, clip(t[s.start:s.end]))
 }
 
-// validTimestamp accepts Pi's own form (2026-01-02T03:04:05.678Z) at once and
-// anything else JavaScript's Date parses.
+// isoMillis accepts Pi's own form, 2026-01-02T03:04:05.678Z, without parsing.
+func isoMillis(ts []byte) bool {
+	if len(ts) != 24 {
+		return false
+	}
+	for k, c := range ts {
+		want := isoShape[k]
+		if want == '9' && (c < '0' || c > '9') || want != '9' && c != want {
+			return false
+		}
+	}
+	return ts[5] <= '1' && ts[8] <= '3' && ts[11] <= '2' && ts[14] <= '5' && ts[17] <= '5'
+}
+
+// isoShape is Pi's timestamp form, 9 standing for any digit.
+const isoShape = "9999-99-99T99:99:99.999Z"
+
+// validTimestamp accepts what JavaScript's Date parses.
 func validTimestamp(ts string) bool {
-	if len(ts) == 24 && ts[4] == '-' && ts[7] == '-' && ts[10] == 'T' && ts[13] == ':' && ts[16] == ':' && ts[19] == '.' && ts[23] == 'Z' {
+	if isoMillis([]byte(ts)) {
 		return true
 	}
 	_, ok := jsonl.ParseTimestamp(ts)

@@ -43,10 +43,25 @@ func (a *analysis) clean() bool {
 }
 
 // analyse splits one line (without its newline, CR or BOM) into objects and
-// junk. The common case, one valid object, costs one strict parse.
+// junk. The common case, one valid object in valid UTF-8, costs one strict
+// parse that checks the UTF-8 as it goes.
 func analyse(p *parser, raw []byte, a *analysis) {
 	a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, 0, false, false, false
 	a.segs, a.junk = a.segs[:0], a.junk[:0]
+	i := ws(raw, 0)
+	if i < len(raw) && raw[i] == '{' { // a NUL anywhere makes this parse fail
+		p.reset(raw)
+		if end := p.parseValue(i, ctxTop); end >= 0 && !p.utf8 && ws(raw, end) == len(raw) {
+			a.segs = append(a.segs, segment{start: 0, end: len(raw), top: p.top, msg: p.msg, calls: p.calls})
+			return
+		}
+	}
+	a.normalise(raw)
+	a.split(p)
+}
+
+// normalise removes NULs and replaces invalid UTF-8, as repair writes the line.
+func (a *analysis) normalise(raw []byte) {
 	if bytes.IndexByte(raw, 0) >= 0 {
 		a.strip = stripNUL(a.strip[:0], raw)
 		a.text, a.nuls = a.strip, len(raw)-len(a.strip)
@@ -54,6 +69,10 @@ func analyse(p *parser, raw []byte, a *analysis) {
 	if !utf8.Valid(a.text) {
 		a.text, a.badUTF8 = jsonl.ToValidUTF8(a.text), true
 	}
+}
+
+// split finds the objects of a line that is not one clean object.
+func (a *analysis) split(p *parser) {
 	i := ws(a.text, 0)
 	if i == len(a.text) {
 		a.blank = true

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bytes"
 	"context"
 	"hash/maphash"
 	"io"
@@ -66,8 +67,7 @@ type entry struct {
 	calls    []call // assistant
 	aborted  bool   // assistant stopReason error or aborted: its calls need no results
 	hash     uint64
-	version  span // header only: the raw version value (absent for v1)
-	vraw     string
+	vraw     string // header only: the raw version value ("" for v1)
 }
 
 // lineRec is a physical line that repair must rewrite: it is not one clean
@@ -92,10 +92,17 @@ type model struct {
 	seed    maphash.Seed
 }
 
+// bytesPerEntryGuess sizes the entry table from the file size, so a big file
+// does not copy its table as it grows.
+const bytesPerEntryGuess = 1024
+
 // scanModel reads a session stream once and builds its model, adding the
-// findings about single lines to fs.
-func scanModel(ctx context.Context, r io.Reader, name string, fs *findings) (*model, error) {
+// findings about single lines to fs. sizeHint is the input size if known.
+func scanModel(ctx context.Context, r io.Reader, name string, sizeHint int64, fs *findings) (*model, error) {
 	m := &model{name: name, seed: maphash.MakeSeed()}
+	if sizeHint > 0 {
+		m.entries = make([]entry, 0, sizeHint/bytesPerEntryGuess+16)
+	}
 	sc := jsonl.NewScanner(r, name)
 	var p parser
 	var a analysis
@@ -183,15 +190,12 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 		e.parsed = m.parsed - 1
 	}
 	e.hash = maphash.Bytes(m.seed, t[s.start:s.end])
-	typ, _ := decodeSpan(t, s.top[fType])
-	e.header = typ == "session"
-	e.typ = jsonl.ParseEntryType(typ)
+	e.header, e.typ = typeOf(t, s.top[fType])
 	e.id, e.hasID = decodeSpan(t, s.top[fID])
 	e.pkind, e.parent = parentOf(t, s.top[fParentID])
 	if e.header {
-		e.version = s.top[fVersion]
-		if e.version.ok() {
-			e.vraw = string(t[e.version.start:e.version.end])
+		if v := s.top[fVersion]; v.ok() {
+			e.vraw = string(t[v.start:v.end])
 		}
 	}
 	e.readRefs(t, s)
@@ -218,12 +222,8 @@ func (e *entry) readMessage(t []byte, s *segment) {
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
-	name, ok := decodeSpan(t, s.msg[fRole])
-	if !ok {
+	if e.role = roleOf(t, s.msg[fRole]); e.role == roleNone {
 		return
-	}
-	if e.role = roleNames[name]; e.role == roleNone {
-		e.role = roleOther
 	}
 	switch e.role {
 	case roleToolResult:
@@ -240,11 +240,53 @@ func (e *entry) readMessage(t []byte, s *segment) {
 	}
 }
 
+// typeOf reads an entry's type without allocating in the common case.
+func typeOf(t []byte, s span) (header bool, typ jsonl.EntryType) {
+	name, ok := rawString(t, s)
+	if !ok {
+		return false, jsonl.TypeUnknown
+	}
+	if string(name) == "session" {
+		return true, jsonl.TypeUnknown
+	}
+	return false, jsonl.ParseEntryType(string(name))
+}
+
+// roleOf reads a message's role: roleNone when it has none, roleOther when
+// it is not one Pi knows.
+func roleOf(t []byte, s span) role {
+	name, ok := rawString(t, s)
+	if !ok {
+		return roleNone
+	}
+	if r, known := roleNames[string(name)]; known {
+		return r
+	}
+	return roleOther
+}
+
+// rawString returns the content of a string value; escaped strings are
+// decoded.
+func rawString(t []byte, s span) ([]byte, bool) {
+	if !s.ok() || t[s.start] != '"' {
+		return nil, false
+	}
+	inner := t[s.start+1 : s.end-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner, true
+	}
+	str, ok := jsonl.DecodeString(t[s.start:s.end])
+	return []byte(str), ok
+}
+
 // decodeSpan returns the string value at s; ok is false when it is absent or
-// not a string.
+// not a string. The text is valid UTF-8 already, so only escapes need work.
 func decodeSpan(t []byte, s span) (string, bool) {
 	if !s.ok() || t[s.start] != '"' {
 		return "", false
+	}
+	if inner := t[s.start+1 : s.end-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
 	}
 	return jsonl.DecodeString(t[s.start:s.end])
 }

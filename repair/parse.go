@@ -1,9 +1,9 @@
 package repair
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 
 	"github.com/pitool/pitool/jsonl"
 )
@@ -54,18 +54,6 @@ const (
 	ctxBlock        // one content block
 )
 
-var topFields = map[string]field{
-	"type": fType, "id": fID, "parentId": fParentID, "timestamp": fTimestamp, "version": fVersion,
-	"targetId": fTargetID, "fromId": fFromID, "firstKeptEntryId": fFirstKept,
-	"firstKeptEntryIndex": fFirstKeptIndex, "cwd": fCwd, "message": fMessage, "content": fContent,
-}
-
-var messageFields = map[string]field{
-	"role": fRole, "content": fContent, "toolCallId": fToolCallID, "toolName": fToolName, "stopReason": fStopReason,
-}
-
-var blockFields = map[string]field{"type": fType, "id": fID, "name": fName}
-
 // fields are the recorded value spans of one object.
 type fields [numFields]span
 
@@ -82,10 +70,11 @@ type parser struct {
 	errAt int  // where the first syntax error is
 	eof   bool // the error is that the input ended early
 	depth int
+	utf8  bool // a string holds invalid UTF-8
 }
 
 func (p *parser) reset(b []byte) {
-	p.b, p.top, p.msg, p.calls, p.errAt, p.eof, p.depth = b, fields{}, fields{}, p.calls[:0], -1, false, 0
+	p.b, p.top, p.msg, p.calls, p.errAt, p.eof, p.depth, p.utf8 = b, fields{}, fields{}, p.calls[:0], -1, false, 0, false
 }
 
 // fail records a syntax error at i and returns -1.
@@ -181,25 +170,94 @@ func (p *parser) member(i int, ctx pctx) (field, int, int) {
 }
 
 func lookupField(ctx pctx, key []byte) field {
-	var table map[string]field
-	switch ctx {
-	case ctxTop:
-		table = topFields
-	case ctxMessage:
-		table = messageFields
-	case ctxBlock:
-		table = blockFields
-	default:
+	if ctx == ctxNone {
 		return fNone
 	}
-	if bytes.IndexByte(key, '\\') >= 0 {
-		s, ok := jsonl.DecodeString(append(append([]byte{'"'}, key...), '"'))
+	if hasBackslash(key) {
+		k, ok := jsonl.DecodeString(append(append([]byte{'"'}, key...), '"'))
 		if !ok {
 			return fNone
 		}
-		return table[s]
+		key = []byte(k)
 	}
-	return table[string(key)]
+	switch ctx {
+	case ctxTop:
+		return topField(key)
+	case ctxMessage:
+		return messageField(key)
+	case ctxBlock:
+		return blockField(key)
+	}
+	return fNone
+}
+
+// hasBackslash is bytes.IndexByte for the short keys of an entry, without
+// the call.
+func hasBackslash(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
+}
+
+func topField(key []byte) field {
+	switch string(key) {
+	case "type":
+		return fType
+	case "id":
+		return fID
+	case "parentId":
+		return fParentID
+	case "timestamp":
+		return fTimestamp
+	case "version":
+		return fVersion
+	case "targetId":
+		return fTargetID
+	case "fromId":
+		return fFromID
+	case "firstKeptEntryId":
+		return fFirstKept
+	case "firstKeptEntryIndex":
+		return fFirstKeptIndex
+	case "cwd":
+		return fCwd
+	case "message":
+		return fMessage
+	case "content":
+		return fContent
+	}
+	return fNone
+}
+
+func messageField(key []byte) field {
+	switch string(key) {
+	case "role":
+		return fRole
+	case "content":
+		return fContent
+	case "toolCallId":
+		return fToolCallID
+	case "toolName":
+		return fToolName
+	case "stopReason":
+		return fStopReason
+	}
+	return fNone
+}
+
+func blockField(key []byte) field {
+	switch string(key) {
+	case "type":
+		return fType
+	case "id":
+		return fID
+	case "name":
+		return fName
+	}
+	return fNone
 }
 
 func childContext(ctx pctx, f field) pctx {
@@ -271,30 +329,22 @@ const (
 )
 
 // specialBytes has the high bit set in the first byte of x (little-endian)
-// that is '"', '\\' or a control character; later bits may be false alarms.
+// that is '"', '\\', a control character or not ASCII; later bits may be
+// false alarms.
 func specialBytes(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	s := x ^ (ones * '\\')
-	return ((q - ones) &^ q & highs) | ((s - ones) &^ s & highs) | ((x - ones*0x20) &^ x & highs)
+	return ((q - ones) &^ q & highs) | ((s - ones) &^ s & highs) | (((x - ones*0x20) | x) & highs)
 }
 
 // str checks the string starting at b[i] ('"') and returns the index after
-// its closing quote. Eight bytes are checked at a time while none is special.
+// its closing quote. Sixteen bytes are checked at a time while none is
+// special.
 func (p *parser) str(i int) int {
 	b := p.b
 	j := i + 1
 	for {
-		for j+8 <= len(b) {
-			m := specialBytes(binary.LittleEndian.Uint64(b[j:]))
-			if m != 0 {
-				j += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			j += 8
-		}
-		for j < len(b) && b[j] >= 0x20 && b[j] != '"' && b[j] != '\\' {
-			j++
-		}
+		j = skipPlain(b, j)
 		if j >= len(b) {
 			return p.fail(j)
 		}
@@ -303,11 +353,46 @@ func (p *parser) str(i int) int {
 			return j + 1
 		case c < 0x20:
 			return p.fail(j)
+		case c >= utf8.RuneSelf:
+			j = p.rune(j)
+			continue
 		}
 		if j = p.escape(j); j < 0 {
 			return -1
 		}
 	}
+}
+
+// skipPlain returns the index of the first special byte at or after j.
+func skipPlain(b []byte, j int) int {
+	for ; j+16 <= len(b); j += 16 {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[j:])); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		if m := specialBytes(binary.LittleEndian.Uint64(b[j+8:])); m != 0 {
+			return j + 8 + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; j < len(b); j++ {
+		if c := b[j]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return j
+		}
+	}
+	return j
+}
+
+// rune steps over the run of non-ASCII bytes at b[j], noting when it is
+// not valid UTF-8. ASCII bytes never belong to a multi-byte sequence, so
+// the run is valid exactly when its sequences are.
+func (p *parser) rune(j int) int {
+	k := j + 1
+	for k < len(p.b) && p.b[k] >= utf8.RuneSelf {
+		k++
+	}
+	if !utf8.Valid(p.b[j:k]) {
+		p.utf8 = true
+	}
+	return k
 }
 
 // escape checks the escape at b[j] ('\\') and returns the index after it.

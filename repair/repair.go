@@ -114,7 +114,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	_, a, err := validate(ctx, src.Reader(), path, ValidateOptions{MaxPerCode: -1})
+	_, a, err := validate(ctx, src.Reader(), path, sizeHint(src), ValidateOptions{MaxPerCode: -1})
 	if err != nil {
 		return nil, err
 	}

@@ -28,23 +28,32 @@ func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts Valida
 		return nil, err
 	}
 	defer src.Close()
-	rep, _, err := validate(ctx, src.Reader(), path, opts)
+	rep, _, err := validate(ctx, src.Reader(), path, sizeHint(src), opts)
 	return rep, err
+}
+
+// sizeHint is the decompressed size a source probably has: its size on disk
+// when plain, nothing otherwise.
+func sizeHint(src *jsonl.Source) int64 {
+	if src.Compression != jsonl.Plain {
+		return 0
+	}
+	return src.Size
 }
 
 // Validate validates a decompressed session stream; name labels findings.
 func Validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, error) {
-	rep, _, err := validate(ctx, r, name, opts)
+	rep, _, err := validate(ctx, r, name, 0, opts)
 	return rep, err
 }
 
-func validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, *analysed, error) {
+func validate(ctx context.Context, r io.Reader, name string, size int64, opts ValidateOptions) (*Report, *analysed, error) {
 	rep := &Report{File: name, Findings: []Finding{}}
 	fs := &findings{report: rep, max: opts.MaxPerCode, count: map[string]int{}}
 	if fs.max == 0 {
 		fs.max = DefaultMaxPerCode
 	}
-	m, err := scanModel(ctx, r, name, fs)
+	m, err := scanModel(ctx, r, name, size, fs)
 	if err != nil {
 		return nil, nil, err
 	}
