@@ -209,22 +209,31 @@ func unwritable(s *session) string {
 		return fmt.Sprintf("format v%d: Pi migrates it to v3 on first open; open it in Pi once, then compact", s.ix.Version)
 	case len(s.ix.Skipped) > 0 || len(s.ix.ExtraHeads) > 0:
 		return "damaged (skipped or duplicate header lines); run pitool repair first"
-	case !endsWithNewline(s.ix.Name, s.stamp.Size):
-		return "last line is unterminated (a crash mid-write?); run pitool repair first"
 	}
-	return ""
+	return framingProblem(s.ix.Name, s.stamp.Size)
 }
 
-// endsWithNewline reports whether the first size bytes of file end in '\n'.
-func endsWithNewline(file string, size int64) bool {
+// framingProblem checks the bytes Pi's appends depend on: no byte-order mark
+// (Pi cannot open such a file), LF line ends, and a final newline.
+func framingProblem(file string, size int64) string {
 	f, err := os.Open(file)
-	if err != nil || size == 0 {
-		return false
+	if err != nil {
+		return err.Error()
 	}
 	defer f.Close()
-	var b [1]byte
-	_, err = f.ReadAt(b[:], size-1)
-	return (err == nil || err == io.EOF) && b[0] == '\n'
+	var head [3]byte
+	var tail [2]byte
+	n, _ := f.ReadAt(head[:], 0)
+	m, _ := f.ReadAt(tail[:min(size, 2)], max(size-2, 0))
+	switch {
+	case n == 3 && string(head[:]) == "\xef\xbb\xbf":
+		return "starts with a byte-order mark, which Pi cannot open; run pitool repair first"
+	case m == 0 || tail[m-1] != '\n':
+		return "last line is unterminated (a crash mid-write?); run pitool repair first"
+	case m == 2 && tail[0] == '\r':
+		return "CRLF line ends; run pitool repair first"
+	}
+	return ""
 }
 
 // after estimates the context once entry is appended, as Pi would build it:

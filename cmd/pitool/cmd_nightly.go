@@ -12,6 +12,7 @@ import (
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
+	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,8 +36,9 @@ $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
   1. skips files modified less than --min-idle ago (10m): they may be live;
   2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
      which every pitool command reads transparently (off by default);
-  3. validates the others, and skips and reports damaged files (run
-     pitool repair on them);
+  3. validates the others and repairs damaged ones in place, keeping the
+     original as FILE.bak (see pitool repair --help); a file repair cannot
+     fix is reported and left alone;
   4. compacts what is due, with Pi's rules (see pitool compact --help).
 Writes a JSON report (to stdout, or --report FILE) and exits 1 only when some
 file failed, never because there was nothing to do.`,
@@ -145,13 +147,53 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 		}
 		return r.did(actArchived, dst)
 	}
-	damage, err := damageOf(t.path)
-	if err != nil {
-		return r.failed(err)
-	}
-	if len(damage) > 0 {
-		r.damage = damage
-		return r.did(actDamaged, "skipped: run pitool repair "+t.path)
+	r, ok := validateAndRepair(ctx, r, t.path)
+	if !ok {
+		return r
 	}
 	return r.compacted(compactor.CompactFile(ctx, t.path, run.opts))
+}
+
+// validateAndRepair validates path and repairs it in place (keeping a backup)
+// when it has errors. ok is false when the file must not be compacted.
+func validateAndRepair(ctx context.Context, r fileReport, path string) (fileReport, bool) {
+	rep, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
+	if err != nil {
+		return r.failed(err), false
+	}
+	if !needsRepair(rep) {
+		return r, true
+	}
+	r.damage = rep.Codes()
+	// the caller checked --min-idle, so repair's own idle check is not needed
+	res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
+	if err != nil {
+		return r.failed(fmt.Errorf("repair: %w", err)), false
+	}
+	r.repaired, r.backup = res.Changed, res.Backup
+	if again, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{}); err != nil || needsRepair(again) {
+		return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
+	}
+	return r, true
+}
+
+// needsRepair is true for errors, and for the framing warnings that keep Pi
+// from opening a file (a byte-order mark) or from appending cleanly (CRLF).
+func needsRepair(rep *repair.Report) bool {
+	if rep.HasErrors() {
+		return true
+	}
+	for _, c := range rep.Codes() {
+		if c == "line.bom" || c == "line.crlf" {
+			return true
+		}
+	}
+	return false
+}
+
+func remainingCodes(rep *repair.Report, err error) []string {
+	if err != nil {
+		return []string{err.Error()}
+	}
+	return rep.Codes()
 }

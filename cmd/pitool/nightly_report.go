@@ -11,7 +11,7 @@ import (
 const (
 	actLive      = "live"      // modified too recently: left alone
 	actArchived  = "archived"  // compressed to .jsonl.zst
-	actDamaged   = "damaged"   // validation found damage: left alone
+	actDamaged   = "damaged"   // damage repair could not fix: left alone
 	actCompacted = "compacted" // one compaction entry appended
 	actNotDue    = "not-due"   // nothing to do
 	actSkipped   = "skipped"   // compaction not possible now (changed, locked, legacy format…)
@@ -23,8 +23,10 @@ type fileReport struct {
 	file    string
 	action  string
 	detail  string
-	damage  []string
-	outcome *compactor.Outcome
+	damage   []string // validation finding codes, before any repair
+	repaired bool     // rewritten by repair
+	backup   string   // where repair kept the original
+	outcome  *compactor.Outcome
 	err     error
 }
 
@@ -59,6 +61,10 @@ func (r fileReport) json() jsonl.Object {
 	if len(r.damage) > 0 {
 		obj.Set("damage", appendStrings(r.damage))
 	}
+	if r.repaired {
+		obj.Set("repaired", boolRaw(true))
+		obj.Set("backup", jsonl.QuoteString(r.backup))
+	}
 	if o := r.outcome; o != nil {
 		obj.Set("tokensBefore", intRaw(o.TokensBefore))
 		if o.Status == compactor.Compacted {
@@ -88,11 +94,22 @@ func (rep *nightlyReport) count(action string) int {
 	return n
 }
 
+func (rep *nightlyReport) repairedCount() int {
+	n := 0
+	for _, f := range rep.files {
+		if f.repaired {
+			n++
+		}
+	}
+	return n
+}
+
 func (rep *nightlyReport) json(run *nightlyRun) []byte {
 	totals := jsonl.ObjectOf("files", intRaw(len(rep.files)))
 	for _, a := range []string{actCompacted, actNotDue, actArchived, actDamaged, actLive, actSkipped, actFailed} {
 		totals.Set(a, intRaw(rep.count(a)))
 	}
+	totals.Set("repaired", intRaw(rep.repairedCount()))
 	files := make([]jsonl.Object, len(rep.files))
 	for i, f := range rep.files {
 		files[i] = f.json()

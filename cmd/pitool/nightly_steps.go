@@ -15,42 +15,6 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// damageOf is nightly's own cheap validation: the structural damage that makes
-// Pi lose or refuse part of a session. It returns one short code per problem.
-func damageOf(path string) ([]string, error) {
-	ix, closeFn, err := jsonl.IndexFile(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer closeFn()
-	var damage []string
-	add := func(ok bool, code string) {
-		if ok {
-			damage = append(damage, code)
-		}
-	}
-	add(!ix.HasHeader, "missing-header")
-	add(len(ix.Skipped) > 0, fmt.Sprintf("skipped-lines:%d", len(ix.Skipped)))
-	add(len(ix.ExtraHeads) > 0, "extra-header")
-	add(danglingParents(ix) > 0, fmt.Sprintf("dangling-parents:%d", danglingParents(ix)))
-	if ix.Len() > 0 {
-		_, err := ix.Path(ix.ActiveLeaf())
-		add(err != nil, "parent-cycle")
-	}
-	add(!endsInNewline(path), "unterminated-tail")
-	return damage, nil
-}
-
-func danglingParents(ix *jsonl.Index) int {
-	n := 0
-	for i := 0; i < ix.Len(); i++ {
-		if _, ok := ix.DanglingParent(i); ok {
-			n++
-		}
-	}
-	return n
-}
-
 // endsInNewline reports whether a plain file is empty or ends in '\n'
 // (compressed files are checked by their decompressed lines instead).
 func endsInNewline(path string) bool {
