@@ -20,14 +20,14 @@ const (
 
 // fileReport is what nightly did to one file.
 type fileReport struct {
-	file    string
-	action  string
-	detail  string
+	file     string
+	action   string
+	detail   string
 	damage   []string // validation finding codes, before any repair
 	repaired bool     // rewritten by repair
 	backup   string   // where repair kept the original
 	outcome  *compactor.Outcome
-	err     error
+	err      error
 }
 
 func (r fileReport) did(action, detail string) fileReport {
