@@ -110,38 +110,35 @@ func checkCoverage(t testing.TB, name string, in, out, q []byte) {
 	}
 }
 
-// tile covers line greedily and returns how far it got.
+// tile covers as much of line as it can with white space, quarantined
+// pieces and objects the output holds, trying every way (a piece like "{"
+// may also start an object), and returns how far it got.
 func tile(line []byte, pieces [][]byte, outLines, outReduced map[string]bool) int {
-	pos := 0
-	for {
-		for pos < len(line) && (line[pos] == ' ' || line[pos] == '\t') {
-			pos++
-		}
-		if pos == len(line) {
-			return pos
-		}
-		if n := longestPiece(line[pos:], pieces); n > 0 {
-			pos += n
+	reach := make([]bool, len(line)+1)
+	reach[0] = true
+	best := 0
+	for pos := 0; pos <= len(line); pos++ {
+		if !reach[pos] {
 			continue
 		}
-		n := objectLen(line[pos:])
-		if n == 0 {
-			return pos
+		best = pos
+		if pos == len(line) {
+			break
 		}
-		obj := line[pos : pos+n]
-		r, _ := reduced(obj)
-		if !outLines[string(obj)] && !outReduced[r] {
-			return pos
+		if line[pos] == ' ' || line[pos] == '\t' {
+			reach[pos+1] = true
 		}
-		pos += n
-	}
-}
-
-func longestPiece(b []byte, pieces [][]byte) int {
-	best := 0
-	for _, p := range pieces {
-		if len(p) > best && bytes.HasPrefix(b, p) {
-			best = len(p)
+		for _, p := range pieces {
+			if len(p) > 0 && bytes.HasPrefix(line[pos:], p) {
+				reach[pos+len(p)] = true
+			}
+		}
+		if n := objectLen(line[pos:]); n > 0 {
+			obj := line[pos : pos+n]
+			r, _ := reduced(obj)
+			if outLines[string(bytes.TrimSpace(obj))] || outReduced[r] {
+				reach[pos+n] = true
+			}
 		}
 	}
 	return best

@@ -138,11 +138,18 @@ func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp 
 		res.Quarantine = q
 	}
 	write := func(w io.Writer, q io.Writer) error {
+		var from int64
+		if src.Compression == jsonl.Plain {
+			var err error
+			if from, err = pl.copyPrefix(w); err != nil {
+				return err
+			}
+		}
 		out, err := jsonl.NewWriter(w, src.Compression)
 		if err != nil {
 			return err
 		}
-		wr, err := pl.write(ctx, out, q, pl.a.m.bytes)
+		wr, err := pl.write(ctx, out, q, from, pl.a.m.bytes)
 		if err != nil {
 			return err
 		}

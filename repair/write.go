@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/pitool/pitool/jsonl"
@@ -57,14 +58,16 @@ type writer struct {
 	qPieces int
 }
 
-func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, size int64) (*writer, error) {
-	w := &writer{pl: pl, out: out, q: q}
+// write writes the output from byte from of the input on (the bytes before
+// it were already copied).
+func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from, size int64) (*writer, error) {
+	w := &writer{pl: pl, out: out, q: q, copied: from}
 	if pl.header != nil {
 		if err := out.WriteLine(pl.header); err != nil {
 			return nil, err
 		}
 	}
-	pos := int64(0)
+	pos := from
 	for _, l := range pl.visit {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -78,6 +81,38 @@ func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, size 
 		pos = l.off + int64(l.len)
 	}
 	return w, w.copyRange(pos, size)
+}
+
+// cleanPrefix is how many bytes at the start of the input the output keeps
+// as they are.
+func (pl *plan) cleanPrefix() int64 {
+	if pl.header != nil {
+		return 0
+	}
+	if len(pl.visit) == 0 {
+		return pl.a.m.bytes
+	}
+	return pl.visit[0].off
+}
+
+// copyPrefix copies the clean prefix of a plain input file straight into
+// the output file, so the kernel copies it (copy_file_range: no copy through
+// user space, and shared extents on file systems that support them).
+func (pl *plan) copyPrefix(dst io.Writer) (int64, error) {
+	out, okOut := dst.(*os.File)
+	in, okIn := pl.ra.(*os.File)
+	n := pl.cleanPrefix()
+	if !okOut || !okIn || n == 0 {
+		return 0, nil
+	}
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return 0, err
+	}
+	copied, err := io.Copy(out, io.LimitReader(in, n))
+	if err == nil && copied != n {
+		err = fmt.Errorf("copy the first %d bytes: the input ended after %d", n, copied)
+	}
+	return copied, err
 }
 
 func (w *writer) copyRange(from, to int64) error {
