@@ -149,9 +149,6 @@ func Codes() []string {
 	return out
 }
 
-// SeverityOf returns a code's severity.
-func SeverityOf(code string) Severity { return codes[code].sev }
-
 // Fixable reports whether pitool repair (with closeToolCalls for the tool
 // codes) fixes a code.
 func Fixable(code string, closeToolCalls bool) bool {

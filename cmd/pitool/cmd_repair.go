@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
@@ -105,12 +104,7 @@ func reportRepair(e *env, opts repairOptions, res *repair.Result) error {
 		w = e.stdout
 	}
 	if opts.json {
-		out, err := json.Marshal(res)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(out, '\n'))
-		return err
+		return writeJSON(w, res)
 	}
 	printRepair(w, opts, res)
 	return nil

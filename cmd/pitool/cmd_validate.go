@@ -57,25 +57,45 @@ type validateTally struct {
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
-	files, err := sessionfiles.Expand(paths)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		return fmt.Errorf("%w in %v", errNoFiles, paths)
-	}
 	t := validateTally{counts: map[repair.Severity]int{}}
-	for _, f := range files {
-		if err := validateOne(c, e, opts, f.Path, &t); err != nil {
+	for _, p := range paths {
+		if err := validatePath(c, e, opts, p, &t); err != nil {
 			return err
 		}
 	}
 	printValidateSummary(e, opts, t)
 	switch {
+	case t.files == 0 && t.unreadable == 0:
+		return fmt.Errorf("%w in %v", errNoFiles, paths)
 	case t.unreadable > 0:
 		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
 	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
 		return &findingsError{"findings"}
+	}
+	return nil
+}
+
+// validatePath validates a file, or every session file in a folder; a path
+// that cannot be read counts as one unreadable file.
+func validatePath(c *cli.Context, e *env, opts validateOptions, path string, t *validateTally) error {
+	files, err := sessionfiles.Expand([]string{path})
+	if err != nil {
+		t.files++
+		return noteUnreadable(e, opts, path, err, t)
+	}
+	for _, f := range files {
+		if err := validateOne(c, e, opts, f.Path, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
+	t.unreadable++
+	fmt.Fprintf(e.stderr, "pitool: error: %v\n", err)
+	if opts.json {
+		return writeJSON(e.stdout, map[string]string{"file": path, "error": err.Error()})
 	}
 	return nil
 }
@@ -87,9 +107,7 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *v
 		return c.Context.Err()
 	}
 	if err != nil {
-		t.unreadable++
-		fmt.Fprintf(e.stderr, "pitool: error: %v\n", err)
-		return nil
+		return noteUnreadable(e, opts, path, err, t)
 	}
 	for _, sev := range []repair.Severity{repair.SevError, repair.SevWarning, repair.SevInfo} {
 		t.counts[sev] += rep.Count(sev)
@@ -98,7 +116,7 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *v
 		t.clean++
 	}
 	if opts.json {
-		return writeReportJSON(e.stdout, rep)
+		return writeJSON(e.stdout, rep)
 	}
 	if !opts.quiet {
 		printFindings(e.stdout, rep)
@@ -106,8 +124,9 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *v
 	return nil
 }
 
-func writeReportJSON(w io.Writer, rep *repair.Report) error {
-	out, err := json.Marshal(rep)
+// writeJSON writes v as one line of JSON.
+func writeJSON(w io.Writer, v any) error {
+	out, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
