@@ -3,6 +3,7 @@ package exporter
 import (
 	"bytes"
 	"html/template"
+	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -57,6 +58,7 @@ func sanitizer() *bluemonday.Policy {
 	p := bluemonday.UGCPolicy()
 	p.AllowAttrs("class").Matching(regexp.MustCompile(`^[a-zA-Z0-9 _-]+$`)).OnElements("span", "code", "pre", "div")
 	p.AllowAttrs("checked", "disabled", "type").OnElements("input")
+	p.RewriteSrc(func(u *url.URL) { *u = url.URL{} }) // an image URL would be a network request
 	p.RequireNoFollowOnLinks(true)
 	p.AddTargetBlankToFullyQualifiedLinks(true)
 	return p
