@@ -12,9 +12,26 @@ import (
 	"github.com/pitool/pitool/repair"
 )
 
-// repairBytes repairs in (a file's bytes) into a temporary folder and returns
-// the output, the quarantine (nil when none) and the result.
+// repairBytes repairs in (a session's bytes) in memory and returns the
+// output, the quarantine (nil when none) and the result.
 func repairBytes(t testing.TB, in []byte, opts repair.Options) ([]byte, []byte, *repair.Result) {
+	t.Helper()
+	var out, q bytes.Buffer
+	res, err := repair.Repair(context.Background(), bytes.NewReader(in), int64(len(in)), "mem.jsonl", &out, &q, opts)
+	if err != nil {
+		t.Fatalf("repair: %v", err)
+	}
+	var qb []byte
+	if q.Len() > 0 {
+		qb = q.Bytes()
+	}
+	return out.Bytes(), qb, res
+}
+
+// repairFile repairs in (a file's bytes) through a file in a temporary
+// folder and returns the output, the quarantine (nil when none) and the
+// result.
+func repairFile(t testing.TB, in []byte, opts repair.Options) ([]byte, []byte, *repair.Result) {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "in.jsonl")

@@ -74,6 +74,47 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 	return apply(ctx, pl, src, path, stamp, opts)
 }
 
+// Repair repairs the session in src (size bytes, plain) into out, sending
+// what cannot be saved to quarantine (which may be nil when the caller knows
+// there is none: Repair then fails instead). Nothing is locked, checked or
+// written atomically: that is RepairFile's job. Options.Output, InPlace and
+// Force are ignored; with DryRun nothing is written.
+func Repair(ctx context.Context, src io.ReaderAt, size int64, name string, out, quarantine io.Writer, opts Options) (*Result, error) {
+	_, a, err := validate(ctx, io.NewSectionReader(src, 0, size), name, size, ValidateOptions{MaxPerCode: -1})
+	if err != nil {
+		return nil, err
+	}
+	pl, err := makePlan(a, src, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	res := newResult(pl, name, opts)
+	if opts.DryRun {
+		return res, nil
+	}
+	if pl.quarant && quarantine == nil {
+		return nil, errors.New("some input lines cannot be saved and need a quarantine")
+	}
+	w, err := jsonl.NewWriter(out, jsonl.Plain)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := pl.write(ctx, w, quarantine, 0, size)
+	if err != nil {
+		return nil, err
+	}
+	res.BytesCopied, res.QuarantineBytes = wr.copied, wr.qBytes
+	return res, w.Close()
+}
+
+func newResult(pl *plan, name string, opts Options) *Result {
+	res := &Result{File: name, Fixes: pl.fixes, Changed: pl.changed(), BytesIn: pl.a.m.bytes, Remaining: remaining(pl.a.report, opts)}
+	if res.Fixes == nil {
+		res.Fixes = []Fix{}
+	}
+	return res
+}
+
 func checkOptions(path string, opts *Options) error {
 	if opts.Stdout == nil {
 		opts.Stdout = os.Stdout
@@ -122,10 +163,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 }
 
 func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp safefile.Stamp, opts Options) (*Result, error) {
-	res := &Result{File: path, Fixes: pl.fixes, Changed: pl.changed(), BytesIn: pl.a.m.bytes, Remaining: remaining(pl.a.report, opts)}
-	if res.Fixes == nil {
-		res.Fixes = []Fix{}
-	}
+	res := newResult(pl, path, opts)
 	if opts.DryRun || (opts.InPlace && !res.Changed) {
 		return res, nil
 	}
