@@ -187,7 +187,7 @@ type Message struct {
 	// system
 	Sections     map[string]*string `json:"sections,omitempty"`
 	ToolsAdded   RawMessage         `json:"toolsAdded,omitempty"`
-	ToolsRemoved []string           `json:"toolsRemoved,omitempty"`
+	ToolsRemoved RawMessage          `json:"toolsRemoved,omitempty"` // ToolReference objects: [{name}]
 
 	// assistant
 	API           string `json:"api,omitempty"`
@@ -259,4 +259,33 @@ type Cost struct {
 	CacheRead  float64 `json:"cacheRead"`
 	CacheWrite float64 `json:"cacheWrite"`
 	Total      float64 `json:"total"`
+}
+
+// role is a message role as a small integer, kept by the index for every
+// message entry so that walks can tell roles apart without decoding.
+type role uint8
+
+const (
+	roleNone role = iota // not a message, or a role pitool does not know
+	roleSystem
+	roleUser
+	roleAssistant
+	roleToolResult
+	roleBashExecution
+	roleCustom
+	roleBranchSummary
+	roleCompactionSummary
+	roleHookMessage
+)
+
+var roleNames = [...]string{"", RoleSystem, RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution,
+	RoleCustom, RoleBranchSummary, RoleCompactionSummary, RoleHookMessage}
+
+func parseRole(name string) role {
+	for i, n := range roleNames {
+		if n == name && i != 0 {
+			return role(i)
+		}
+	}
+	return roleNone
 }
