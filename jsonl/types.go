@@ -187,7 +187,7 @@ type Message struct {
 	// system
 	Sections     map[string]*string `json:"sections,omitempty"`
 	ToolsAdded   RawMessage         `json:"toolsAdded,omitempty"`
-	ToolsRemoved RawMessage          `json:"toolsRemoved,omitempty"` // ToolReference objects: [{name}]
+	ToolsRemoved RawMessage         `json:"toolsRemoved,omitempty"` // ToolReference objects: [{name}]
 
 	// assistant
 	API           string `json:"api,omitempty"`
