@@ -142,7 +142,7 @@ func tile(line []byte, pieces [][]byte, outLines, outReduced map[string]bool) in
 		if pos == len(line) {
 			break
 		}
-		if line[pos] == ' ' || line[pos] == '\t' {
+		if c := line[pos]; c == ' ' || c == '\t' || c == '\r' {
 			reach[pos+1] = true
 		}
 		for _, p := range pieces {
