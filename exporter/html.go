@@ -125,7 +125,7 @@ type headView struct {
 }
 
 func (r *renderer) headView() headView {
-	h := r.ix.Header
+	h := r.header
 	v := headView{
 		CSP: template.HTMLAttr(csp()), Title: r.title(), CSS: template.CSS(styleCSS), ChromaCSS: chromaCSS(),
 		BootJS: template.JS(bootJS), AllBranches: r.opts.AllBranches,
@@ -144,8 +144,8 @@ func (r *renderer) title() string {
 		return r.opts.Title
 	case r.name != "":
 		return r.name
-	case r.ix.Header.ID != "":
-		return "Session " + r.ix.Header.ID
+	case r.header.ID != "":
+		return "Session " + r.header.ID
 	}
 	return "Pi session"
 }

@@ -25,6 +25,7 @@ type renderer struct {
 	system []bool               // entry has a system message on its path (itself included)
 	labels map[int]string       // label entry → its text
 	name   string               // the session's name (latest session_info)
+	header jsonl.Header         // the header shown (redacted when asked)
 	stats  stats
 }
 
@@ -48,7 +49,29 @@ func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
 		}
 		r.seq = treeOrder(ix)
 	}
+	if err := r.redactHeader(); err != nil {
+		return nil, err
+	}
 	return r, r.scanSmallEntries()
+}
+
+// redactHeader keeps the header to show, passed through Redact when set.
+func (r *renderer) redactHeader() error {
+	r.header = r.ix.Header
+	if r.opts.Redact == nil || !r.ix.HasHeader {
+		return nil
+	}
+	h := r.header
+	line, err := r.opts.Redact(NewHeader{ID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession}.AppendJSON(nil))
+	if err != nil {
+		return &jsonl.PosError{File: r.ix.Name, Line: r.ix.HeaderLine, Err: err}
+	}
+	o, err := jsonl.ParseObject(line)
+	if err != nil {
+		return &jsonl.PosError{File: r.ix.Name, Line: r.ix.HeaderLine, Err: err}
+	}
+	r.header.ID, r.header.Cwd, r.header.ParentSession = o.String("id"), o.String("cwd"), o.String("parentSession")
+	return nil
 }
 
 // treeOrder lists every entry depth first, children in file order, so that a

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/pitool/pitool/exporter"
 	"github.com/pitool/pitool/jsonl"
+	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -36,6 +38,7 @@ func exportFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-thinking", Usage: "leave the model's thinking out"},
 		&cli.BoolFlag{Name: "no-tool-output", Usage: "leave tool results and written file contents out"},
 		&cli.StringFlag{Name: "title", Usage: "page `TITLE` (default: the session name, or its id)"},
+		&cli.BoolFlag{Name: "redact", Usage: "replace secrets with placeholders first, with the same rules as 'pitool redact'"},
 	}
 }
 
@@ -116,7 +119,25 @@ func runExport(e *env, c *cli.Context, opts exportOptions, file string, write ex
 	if _, err := ix.ResolveLeaf(opts.leaf); err != nil {
 		return err
 	}
+	if opts.redact {
+		if xo.Redact, err = redactLine(); err != nil {
+			return err
+		}
+	}
 	return writeOutput(e, opts.out, []string{file}, func(w io.Writer) error {
 		return write(c, w, ix, xo)
 	})
+}
+
+// redactLine returns the redact package's line rewriter with its default
+// rules, the same as 'pitool redact' uses.
+func redactLine() (func([]byte) ([]byte, error), error) {
+	r, err := redact.New(redact.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("redact rules: %w", err)
+	}
+	return func(line []byte) ([]byte, error) {
+		out, _, err := r.RedactLine(line)
+		return out, err
+	}, nil
 }
