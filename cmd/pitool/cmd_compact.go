@@ -49,6 +49,7 @@ anthropic (ANTHROPIC_API_KEY, ANTHROPIC_MODEL), command (--command 'pi -p').
 Exit status: 0 when every file was handled (compacted, not due or skipped),
 1 when some file failed, 2 for usage errors, 130 when interrupted.`,
 		Flags: append(compactFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print JSON, one object per file and a last one with the totals"},
 			&cli.BoolFlag{Name: "plan", Usage: "print the decision and preparation per file; write nothing"},
 			&cli.StringFlag{Name: "leaf", Usage: "compact at entry `ID` instead of the active leaf (one file only)"},
 		),
