@@ -63,10 +63,18 @@ func BenchmarkPathWalk(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ns/entry")
 }
 
-// BenchmarkContext measures the whole context command on the 100 MB session:
-// index, selection and the streamed context view.
+// Linear100MB is a 100 MB session with no compaction and no branch: its whole
+// content is the context, the worst case for context building.
+var Linear100MB = gen.Options{Seed: 2, TargetBytes: 100 << 20, ToolResultBytes: 4000}
+
+// BenchmarkContext measures the whole context command, index, selection and
+// the streamed context view, on a compacted and on a linear 100 MB session.
 func BenchmarkContext(b *testing.B) {
-	path := Session(b, "session-100MB", Session100MB)
+	b.Run("compacted-100MB", func(b *testing.B) { benchContext(b, Session(b, "session-100MB", Session100MB)) })
+	b.Run("linear-100MB", func(b *testing.B) { benchContext(b, Session(b, "linear-100MB", Linear100MB)) })
+}
+
+func benchContext(b *testing.B, path string) {
 	b.SetBytes(fileSize(b, path))
 	b.ReportAllocs()
 	for b.Loop() {

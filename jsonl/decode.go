@@ -18,6 +18,9 @@ type Entry struct {
 	Type   EntryType
 	ID     string
 	Parent int // entry number of the parent, None for a root or a missing parent
+
+	msg    Object // the message object, parsed along with the entry
+	hasMsg bool
 }
 
 // TypeName returns the entry's type as written, unknown types included.
@@ -31,6 +34,9 @@ func (e *Entry) Timestamp() string { return e.Obj.String("timestamp") }
 
 // Message returns the "message" object of a message entry.
 func (e *Entry) Message() (Object, error) {
+	if e.hasMsg {
+		return e.msg.Clone(), nil // callers may Set on it; the cache stays intact
+	}
 	raw := e.Obj.Get("message")
 	if raw == nil {
 		return Object{}, e.errorf("message entry has no message")
@@ -50,14 +56,44 @@ func (e *Entry) errorf(format string, args ...any) error {
 	return &PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf(format, args...)}
 }
 
-// rawLine reads entry i's exact bytes by offset.
+// readWindow is how much rawLine reads at once when entries are decoded in
+// file order, as a path walk from the root does.
+const readWindow = 1 << 20
+
+// readGap is how far past the last block a read may start and still count as
+// reading in file order (a path skips the entries of other branches).
+const readGap = 64 << 10
+
+// window is the last block read ahead; each refill is a fresh buffer, so entries
+// sliced from an older one stay valid.
+type window struct {
+	off int64
+	buf []byte
+}
+
+// rawLine reads entry i's exact bytes by offset. Reads in file order go
+// through a read-ahead window, so a path is decoded with a few large reads
+// rather than one system call per entry; other reads fetch just the entry.
 func (ix *Index) rawLine(i int) ([]byte, error) {
 	n := ix.nodes[i]
-	raw := make([]byte, n.length)
-	if _, err := ix.ra.ReadAt(raw, n.offset); err != nil {
+	start, end := n.offset, n.offset+int64(n.length)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	w := &ix.win
+	if start >= w.off && end <= w.off+int64(len(w.buf)) {
+		return w.buf[start-w.off : end-w.off : end-w.off], nil
+	}
+	size := int64(n.length)
+	if sequential := start >= w.off && start <= w.off+int64(len(w.buf))+readGap; sequential && size < readWindow {
+		size = readWindow
+	}
+	buf := make([]byte, size)
+	k, err := ix.ra.ReadAt(buf, start)
+	if int64(k) < int64(n.length) {
 		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: fmt.Errorf("read entry: %w", err)}
 	}
-	return raw, nil
+	*w = window{off: start, buf: buf[:k]}
+	return buf[:n.length:n.length], nil
 }
 
 // Decode reads entry i by offset and returns it migrated to v3.
@@ -67,11 +103,15 @@ func (ix *Index) Decode(i int) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	obj, err := ParseObject(raw)
+	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Type: n.typ, ID: n.id, Parent: ix.Parent(i)}
+	obj, end, err := parseObject(raw, skipSpace(raw, 0), "message", &e.msg)
+	if err == nil {
+		err = expectEnd(raw, end)
+	}
 	if err != nil {
 		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
 	}
-	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Obj: obj, Type: n.typ, ID: n.id, Parent: ix.Parent(i)}
+	e.Obj, e.hasMsg = obj, e.msg.Keys != nil
 	ix.migrate(e)
 	return e, nil
 }
@@ -128,4 +168,5 @@ func migrateHookMessage(e *Entry) {
 	msg.Set("role", QuoteString(RoleCustom))
 	e.Obj = e.Obj.Clone()
 	e.Obj.Set("message", msg.AppendJSON(nil))
+	e.msg = msg
 }

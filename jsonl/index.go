@@ -6,6 +6,7 @@ import (
 	json "github.com/goccy/go-json"
 	"io"
 	"strconv"
+	"sync"
 )
 
 // None is the entry number that stands for "no entry" (a root's parent).
@@ -17,6 +18,7 @@ type node struct {
 	length uint32
 	line   uint32
 	typ    EntryType
+	role   role // message entries: the message's role
 	id     string
 }
 
@@ -47,6 +49,8 @@ type Index struct {
 	dangling   map[int32]string // entries whose parentId names no entry → that parentId
 	parsed     []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
 	ra         io.ReaderAt
+	mu         sync.Mutex // guards win, so entries can be decoded from several goroutines
+	win        window
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
@@ -121,6 +125,9 @@ func (ix *Index) noteHeader(l Line, s *skim) {
 
 func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
+	if n.typ == TypeMessage && s.Message != nil {
+		n.role = parseRole(skimRole(s.Message))
+	}
 	if l.BOM {
 		n.offset += int64(len(bom))
 	}

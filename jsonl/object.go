@@ -17,6 +17,7 @@ type RawMessage = json.RawMessage
 type Object struct {
 	Keys []string
 	Vals []RawMessage
+	raw  []byte // the parsed text while nothing has changed, written back as is
 }
 
 var errSyntax = errors.New("invalid JSON")
@@ -24,38 +25,58 @@ var errSyntax = errors.New("invalid JSON")
 // ParseObject splits a JSON object into its keys and raw values. It checks the
 // structure it walks; a value's inner syntax is checked when it is decoded.
 func ParseObject(raw []byte) (Object, error) {
-	var o Object
-	i := skipSpace(raw, 0)
+	o, end, err := parseObject(raw, skipSpace(raw, 0), "", nil)
+	if err != nil {
+		return o, err
+	}
+	return o, expectEnd(raw, end)
+}
+
+// parseObject parses the object starting at raw[i] and returns the index just
+// past it. When sub names a key whose value is an object, that value is parsed
+// into *subObj on the way, instead of being skipped and parsed again later.
+func parseObject(raw []byte, i int, sub string, subObj *Object) (Object, int, error) {
+	o := Object{Keys: make([]string, 0, 8), Vals: make([]RawMessage, 0, 8)}
+	start := i
 	if i >= len(raw) || raw[i] != '{' {
-		return o, fmt.Errorf("%w: not an object", errSyntax)
+		return o, i, fmt.Errorf("%w: not an object", errSyntax)
 	}
 	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == '}' {
-		return o, expectEnd(raw, i+1)
-	}
-	for {
+	for i < len(raw) && raw[i] != '}' {
 		key, next, err := readKey(raw, i)
 		if err != nil {
-			return o, err
+			return o, i, err
 		}
-		start := skipSpace(raw, next)
-		end, err := SkipValue(raw, start)
+		vstart := skipSpace(raw, next)
+		vend, err := parseValue(raw, vstart, key == sub && sub != "", subObj)
 		if err != nil {
-			return o, err
+			return o, i, err
 		}
-		o.Keys, o.Vals = append(o.Keys, key), append(o.Vals, raw[start:end])
-		i = skipSpace(raw, end)
-		if i >= len(raw) {
-			return o, fmt.Errorf("%w: unterminated object", errSyntax)
+		o.Keys, o.Vals = append(o.Keys, key), append(o.Vals, raw[vstart:vend])
+		if i = skipSpace(raw, vend); i < len(raw) && raw[i] == ',' {
+			i = skipSpace(raw, i+1)
+		} else if i >= len(raw) || raw[i] != '}' {
+			return o, i, fmt.Errorf("%w: expected ',' or '}' at byte %d", errSyntax, i)
 		}
-		if raw[i] == '}' {
-			return o, expectEnd(raw, i+1)
-		}
-		if raw[i] != ',' {
-			return o, fmt.Errorf("%w: expected ',' at byte %d", errSyntax, i)
-		}
-		i = skipSpace(raw, i+1)
 	}
+	if i >= len(raw) {
+		return o, i, fmt.Errorf("%w: unterminated object", errSyntax)
+	}
+	o.raw = raw[start : i+1]
+	return o, i + 1, nil
+}
+
+// parseValue skips the value at raw[i], or parses it into *into when asked and
+// it is an object.
+func parseValue(raw []byte, i int, parse bool, into *Object) (int, error) {
+	if !parse || i >= len(raw) || raw[i] != '{' {
+		return SkipValue(raw, i)
+	}
+	o, end, err := parseObject(raw, i, "", nil)
+	if err == nil {
+		*into = o
+	}
+	return end, err
 }
 
 func readKey(raw []byte, i int) (string, int, error) {
@@ -66,7 +87,7 @@ func readKey(raw []byte, i int) (string, int, error) {
 	if err != nil {
 		return "", i, err
 	}
-	key, ok := DecodeString(raw[i:end])
+	key, ok := internKey(raw[i:end])
 	if !ok {
 		return "", i, fmt.Errorf("%w: bad key at byte %d", errSyntax, i)
 	}
@@ -106,6 +127,7 @@ func (o Object) String(key string) string {
 // Set replaces the value of key in place, or appends the key when absent, as a
 // JavaScript object spread does.
 func (o *Object) Set(key string, val RawMessage) {
+	o.raw = nil
 	for i, k := range o.Keys {
 		if k == key {
 			o.Vals[i] = val
@@ -117,6 +139,7 @@ func (o *Object) Set(key string, val RawMessage) {
 
 // Delete removes key if present.
 func (o *Object) Delete(key string) {
+	o.raw = nil
 	for i, k := range o.Keys {
 		if k == key {
 			o.Keys = append(o.Keys[:i:i], o.Keys[i+1:]...)
@@ -128,12 +151,16 @@ func (o *Object) Delete(key string) {
 
 // Clone returns a copy whose key and value slices can be changed independently.
 func (o Object) Clone() Object {
-	return Object{Keys: append([]string(nil), o.Keys...), Vals: append([]RawMessage(nil), o.Vals...)}
+	return Object{Keys: append([]string(nil), o.Keys...), Vals: append([]RawMessage(nil), o.Vals...), raw: o.raw}
 }
 
 // AppendJSON appends the object in JSON.stringify's form; values are copied raw.
-// A value that is JavaScript's undefined (a nil RawMessage) is skipped.
+// A value that is JavaScript's undefined (a nil RawMessage) is skipped. An
+// object that was parsed and never changed is written back as it was read.
 func (o Object) AppendJSON(dst []byte) []byte {
+	if o.raw != nil {
+		return append(dst, o.raw...)
+	}
 	dst = append(dst, '{')
 	first := true
 	for i, k := range o.Keys {
@@ -286,7 +313,10 @@ func SkipValue(b []byte, i int) (int, error) {
 }
 
 func skipString(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
+	for j := i + 1; ; j++ {
+		if j = skipPlain(b, j); j >= len(b) {
+			return i, fmt.Errorf("%w: unterminated string at byte %d", errSyntax, i)
+		}
 		switch b[j] {
 		case '\\':
 			j++
@@ -294,7 +324,6 @@ func skipString(b []byte, i int) (int, error) {
 			return j + 1, nil
 		}
 	}
-	return i, fmt.Errorf("%w: unterminated string at byte %d", errSyntax, i)
 }
 
 func skipContainer(b []byte, i int) (int, error) {
@@ -332,4 +361,26 @@ func skipNumber(b []byte, i int) (int, error) {
 		j++
 	}
 	return j, nil
+}
+
+// commonKeys are the keys Pi writes, shared instead of allocated per line.
+var commonKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"type", "id", "parentId", "timestamp", "message", "role", "content", "text",
+		"thinking", "thinkingSignature", "toolCall", "name", "arguments", "api", "provider", "model", "usage",
+		"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "total", "stopReason",
+		"toolCallId", "toolName", "details", "isError", "customType", "display", "data", "summary",
+		"firstKeptEntryId", "tokensBefore", "fromId", "targetId", "label", "modelId", "thinkingLevel",
+		"responseId", "durationMs", "command", "exitCode", "cancelled", "truncated", "path", "mimeType"} {
+		m[`"`+k+`"`] = k
+	}
+	return m
+}()
+
+// internKey decodes a raw key, returning the shared string for common keys.
+func internKey(raw []byte) (string, bool) {
+	if k, ok := commonKeys[string(raw)]; ok {
+		return k, true
+	}
+	return DecodeString(raw)
 }

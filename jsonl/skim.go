@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -20,6 +21,7 @@ type skim struct {
 	Version  []byte
 	TargetID []byte
 	Label    []byte
+	Message  []byte // the whole message object of a message entry
 }
 
 // maxNesting bounds how deeply nested a line may be before it is rejected.
@@ -119,6 +121,8 @@ func (p *skimmer) field(s *skim, key []byte) bool {
 		s.Label = raw
 	case `"version"`:
 		s.Version = raw
+	case `"message"`:
+		s.Message = raw
 	}
 	return true
 }
@@ -299,4 +303,24 @@ func digits(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// rolePrefix is how Pi writes the start of every message object.
+var rolePrefix = []byte(`{"role":`)
+
+// skimRole returns the role of a raw message object: read straight after the
+// opening brace where Pi writes it, or found by parsing otherwise.
+func skimRole(msg []byte) string {
+	if bytes.HasPrefix(msg, rolePrefix) {
+		p := skimmer{b: msg, i: len(rolePrefix)}
+		if p.str() {
+			role, _ := DecodeString(msg[len(rolePrefix):p.i])
+			return role
+		}
+	}
+	o, err := ParseObject(msg)
+	if err != nil {
+		return ""
+	}
+	return o.String("role")
 }

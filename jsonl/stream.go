@@ -1,9 +1,5 @@
 package jsonl
 
-import (
-	json "github.com/goccy/go-json"
-)
-
 // Selection is the compaction-aware choice of context entries at a leaf, made
 // from the index alone: entries are numbers, decoded later one at a time.
 type Selection struct {
@@ -64,7 +60,7 @@ func (ix *Index) collectEdits(s *Selection) error {
 		if err != nil {
 			return err
 		}
-		s.edits[e.Obj.String("targetId")] = e.Obj.Get("replacement")
+		s.edits[e.Obj.String("targetId")] = detach(e.Obj.Get("replacement"))
 	}
 	return nil
 }
@@ -79,7 +75,7 @@ func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
 		if err != nil {
 			return err
 		}
-		if k > 0 && k < s.firstOld && isSystemMessageEntry(e) {
+		if k > 0 && k < s.firstOld && ix.nodes[i].role == roleSystem {
 			continue
 		}
 		var msgs []Object
@@ -100,61 +96,58 @@ func (s *Selection) hasEdit(id string) bool {
 	return ok
 }
 
-// settingsSkim is what the settings pass reads of a message entry.
-type settingsSkim struct {
-	Message struct {
-		Role     string     `json:"role"`
-		Provider RawMessage `json:"provider"`
-		Model    RawMessage `json:"model"`
-	} `json:"message"`
+// Settings replays thinking-level and model changes over the whole path to a
+// leaf. Only the last change of each kind matters, so the path is walked
+// backwards and at most two entries are decoded.
+func (ix *Index) Settings(path []int) (RawMessage, *Model, error) {
+	level, err := ix.lastThinkingLevel(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	model, err := ix.lastModel(path)
+	return level, model, err
 }
 
-// Settings replays thinking-level and model changes over the whole path to a
-// leaf, reading only the fields it needs.
-func (ix *Index) Settings(path []int) (RawMessage, *Model, error) {
-	level := QuoteString("off")
-	var model *Model
-	for _, i := range path {
-		switch ix.Type(i) {
-		case TypeThinkingLevelChange:
-			e, err := ix.Decode(i)
+func (ix *Index) lastThinkingLevel(path []int) (RawMessage, error) {
+	for k := len(path) - 1; k >= 0; k-- {
+		if ix.Type(path[k]) == TypeThinkingLevelChange {
+			e, err := ix.Decode(path[k])
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			level = e.Obj.Get("thinkingLevel")
-		case TypeModelChange:
-			e, err := ix.Decode(i)
-			if err != nil {
-				return nil, nil, err
-			}
-			model = &Model{Provider: e.Obj.Get("provider"), ModelID: e.Obj.Get("modelId")}
-		case TypeMessage:
-			m, err := ix.assistantModel(i)
-			if err != nil {
-				return nil, nil, err
-			}
-			if m != nil {
-				model = m
-			}
+			return detach(e.Obj.Get("thinkingLevel")), nil
 		}
 	}
-	return level, model, nil
+	return QuoteString("off"), nil
 }
 
-func (ix *Index) assistantModel(i int) (*Model, error) {
-	raw, err := ix.rawLine(i)
-	if err != nil {
-		return nil, err
+func (ix *Index) lastModel(path []int) (*Model, error) {
+	for k := len(path) - 1; k >= 0; k-- {
+		i := path[k]
+		isModelChange := ix.Type(i) == TypeModelChange
+		if !isModelChange && ix.nodes[i].role != roleAssistant {
+			continue
+		}
+		e, err := ix.Decode(i)
+		if err != nil {
+			return nil, err
+		}
+		if isModelChange {
+			return &Model{Provider: detach(e.Obj.Get("provider")), ModelID: detach(e.Obj.Get("modelId"))}, nil
+		}
+		msg, err := e.Message()
+		if err != nil {
+			return nil, err
+		}
+		return &Model{Provider: detach(msg.Get("provider")), ModelID: detach(msg.Get("model"))}, nil
 	}
-	var sk settingsSkim
-	if err := json.Unmarshal(raw, &sk); err != nil || sk.Message.Role != RoleAssistant {
-		return nil, nil
-	}
-	return &Model{Provider: nilIfEmpty(sk.Message.Provider), ModelID: nilIfEmpty(sk.Message.Model)}, nil
+	return nil, nil
 }
 
-func nilIfEmpty(raw RawMessage) RawMessage {
-	if len(raw) == 0 {
+// detach copies a raw value that outlives the entry it came from, so that the
+// entry's read-ahead block can be freed.
+func detach(raw RawMessage) RawMessage {
+	if raw == nil {
 		return nil
 	}
 	return append(RawMessage(nil), raw...)

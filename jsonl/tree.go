@@ -38,6 +38,10 @@ func (ix *Index) DanglingParent(i int) (string, bool) {
 	return id, ok
 }
 
+// Role returns the message role of a message entry, "" for other entries and
+// for roles pitool does not know.
+func (ix *Index) Role(i int) string { return roleNames[ix.nodes[i].role] }
+
 // Lookup returns the entry number for an id; with duplicate ids the later entry
 // wins, as in Pi.
 func (ix *Index) Lookup(id string) (int, bool) {

@@ -81,32 +81,35 @@ func (ix *Index) writeProvider(aw *arrayWriter, sel *Selection) error {
 }
 
 // lastAssistantModel finds the model of the last assistant message in the
-// context by walking the selection backwards until one is found.
+// context: the index tells which entries are assistant messages, so only the
+// one found is decoded. An edit that drops it passes over it.
 func (ix *Index) lastAssistantModel(sel *Selection) (ProviderModel, error) {
 	for k := len(sel.Entries) - 1; k >= 0; k-- {
 		i := sel.Entries[k]
-		if ix.Type(i) != TypeMessage {
+		if ix.nodes[i].role != roleAssistant {
+			continue
+		}
+		if rep, edited := sel.edits[ix.ID(i)]; edited && IsNull(rep) && rep != nil {
 			continue
 		}
 		e, err := ix.Decode(i)
 		if err != nil {
 			return ProviderModel{}, err
 		}
-		msgs, err := projectWithReplacement(e, sel.edits[e.ID], sel.hasEdit(e.ID))
+		msg, err := e.Message()
 		if err != nil {
 			return ProviderModel{}, err
 		}
-		if m, ok := LastAssistantModel(msgs); ok {
-			return m, nil
-		}
+		return ProviderModel{Provider: msg.String("provider"), API: msg.String("api"), ID: msg.String("model")}, nil
 	}
 	return ProviderModel{}, nil
 }
 
 // arrayWriter writes a JSON array one element at a time.
 type arrayWriter struct {
-	bw    *bufio.Writer
-	count int
+	bw      *bufio.Writer
+	count   int
+	scratch []byte // reused for each element's encoding
 }
 
 func newArrayWriter(w io.Writer) *arrayWriter {
@@ -123,7 +126,8 @@ func (aw *arrayWriter) object(o Object) error {
 		aw.bw.WriteByte(',')
 	}
 	aw.count++
-	_, err := aw.bw.Write(ToValidUTF8(o.AppendJSON(nil)))
+	aw.scratch = o.AppendJSON(aw.scratch[:0])
+	_, err := aw.bw.Write(ToValidUTF8(aw.scratch))
 	return err
 }
 
