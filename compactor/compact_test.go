@@ -185,3 +185,25 @@ func checkChained(t *testing.T, file string, reqs []Request) {
 		t.Errorf("chained compaction did not send the previous summary: %q", clip([]byte(h.Prompt)))
 	}
 }
+
+// TestLiveExtractiveAgreesWithPiRef compacts each v3 file with the real
+// extractive summarizer and compares pitool's context of the result with
+// pi-ref's, run live. It needs pi-ref: set PITOOL_PIREF=1.
+func TestLiveExtractiveAgreesWithPiRef(t *testing.T) {
+	if os.Getenv("PITOOL_PIREF") != "1" {
+		t.Skip("set PITOOL_PIREF=1 to run pi-ref live")
+	}
+	files, _ := filepath.Glob(filepath.Join(corpus, "v3", "*.jsonl"))
+	for _, src := range files {
+		file := copyToTemp(t, src)
+		opts := fixedOptions(NewID(func(string) bool { return false }), time.Now(), Extractive{})
+		opts.KeepRecentTokens = 300
+		if out := CompactFile(context.Background(), file, opts); out.Status != Compacted {
+			t.Fatalf("%s: %s %s", src, out.Status, out.Reason)
+		}
+		got, _ := contextOf(t, file)
+		if want := bytes.TrimSpace(piRef(t, "context", file)); !bytes.Equal(got, want) {
+			t.Errorf("%s: pitool context differs from pi-ref's after an extractive compaction", src)
+		}
+	}
+}
