@@ -125,6 +125,20 @@ func TestMigrateV1(t *testing.T) {
 	}
 }
 
+// TestMigrateV2: a v2 file's hookMessage role becomes custom and its version 3.
+func TestMigrateV2(t *testing.T) {
+	in := file(strings.Replace(hdr, `"version":3`, `"version":2`, 1), user("a", ""),
+		ent("b", "a", `"message","message":{"role":"hookMessage","customType":"x","content":"hi","display":true,"timestamp":1}`))
+	out, _, _ := repairBytes(t, []byte(in), repair.Options{})
+	want := file(hdr, user("a", ""), ent("b", "a", `"message","message":{"role":"custom","customType":"x","content":"hi","display":true,"timestamp":1}`))
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if got, orig := contextOf(t, out), contextOf(t, []byte(in)); !bytes.Equal(got, orig) {
+		t.Errorf("context changed by the migration:\n%s\n%s", got, orig)
+	}
+}
+
 func TestCloseToolCalls(t *testing.T) {
 	in := readCorpus(t, "v3/crashed.jsonl")
 	out, _, res := repairBytes(t, in, repair.Options{CloseToolCalls: true})

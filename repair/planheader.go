@@ -31,7 +31,7 @@ func (pl *plan) planHeader(name string) error {
 	}
 	if s.version < jsonl.CurrentVersion {
 		set.Set("version", []byte("3"))
-		pl.migrate = true
+		pl.migrateRoles()
 		pl.fix("header.legacy-version", h.line, "migrated the session from format v%d to v3", s.version)
 	}
 	pl.dropOtherHeaders()
@@ -50,6 +50,17 @@ func (pl *plan) planHeader(name string) error {
 	pl.ch(s.header).drop = dropMoved
 	pl.fix("header.not-first", h.line, "moved the session header to the first line")
 	return nil
+}
+
+// migrateRoles has every custom-role message rewritten, so that v2's
+// hookMessage role becomes custom.
+func (pl *plan) migrateRoles() {
+	pl.migrate = true
+	for i := range pl.a.m.entries {
+		if e := &pl.a.m.entries[i]; e.typ == jsonl.TypeMessage && e.role == roleCustom {
+			pl.ch(i)
+		}
+	}
 }
 
 func (pl *plan) dropOtherHeaders() {

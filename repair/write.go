@@ -17,7 +17,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // line 1) byte-order mark, as the scanner did.
 func (pl *plan) readLine(l lineRec) ([]byte, error) {
 	raw := make([]byte, l.len)
-	if _, err := pl.ra.ReadAt(raw, l.off); err != nil && !(err == io.EOF && l.len > 0) {
+	if n, err := pl.ra.ReadAt(raw, l.off); n < l.len {
 		return nil, &jsonl.PosError{File: pl.a.m.name, Line: l.num, Offset: l.off, Err: fmt.Errorf("read back: %w", err)}
 	}
 	raw = bytes.TrimSuffix(raw, []byte("\n"))
