@@ -136,7 +136,8 @@ type pathChecker struct {
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
 	pending  []int // the assistant whose calls are open at each node, -1 for none
-	calls    map[string][]int
+	calls    map[string]int // call id → the nearest assistant on the path that made it
+	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
 	answered map[string]int
 	issues   []issue
 }
@@ -144,7 +145,7 @@ type pathChecker struct {
 func checkPaths(t *tree, keptOf func(int) (int, bool)) []issue {
 	n := len(t.parent)
 	pc := &pathChecker{t: t, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
-		calls: map[string][]int{}, answered: map[string]int{}}
+		calls: map[string]int{}, answered: map[string]int{}}
 	t.walk(pc)
 	return pc.issues
 }
@@ -190,9 +191,13 @@ func (pc *pathChecker) leave(i int) {
 		pc.answered[e.callID]--
 	}
 	if e.role == roleAssistant && !e.aborted && pc.pending[i] == i {
-		for _, c := range e.calls {
-			if s := pc.calls[c.id]; len(s) > 0 {
-				pc.calls[c.id] = s[:len(s)-1]
+		for k := len(e.calls) - 1; k >= 0; k-- {
+			prev := pc.shadowed[len(pc.shadowed)-1]
+			pc.shadowed = pc.shadowed[:len(pc.shadowed)-1]
+			if prev < 0 {
+				delete(pc.calls, e.calls[k].id)
+			} else {
+				pc.calls[e.calls[k].id] = prev
 			}
 		}
 	}
@@ -200,18 +205,22 @@ func (pc *pathChecker) leave(i int) {
 
 func (pc *pathChecker) pushCalls(i int, e *entry) {
 	for _, c := range e.calls {
-		pc.calls[c.id] = append(pc.calls[c.id], i)
+		prev, ok := pc.calls[c.id]
+		if !ok {
+			prev = -1
+		}
+		pc.shadowed = append(pc.shadowed, prev)
+		pc.calls[c.id] = i
 	}
 }
 
 func (pc *pathChecker) checkResult(i int, e *entry) {
 	pc.answered[e.callID]++
-	s := pc.calls[e.callID]
-	if len(s) == 0 {
+	a, ok := pc.calls[e.callID]
+	if !ok {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
 	}
-	a := s[len(s)-1]
 	for _, c := range pc.t.m.entries[a].calls {
 		if c.id == e.callID && c.name != e.toolName {
 			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
