@@ -18,7 +18,9 @@ type node struct {
 	length uint32
 	line   uint32
 	typ    EntryType
-	role   role // message entries: the message's role
+	role   role   // message entries: the message's role
+	plain  bool   // message entries: content is not null and "message" is the last key
+	msgOff uint32 // message entries: where the message object starts in the line
 	id     string
 }
 
@@ -126,7 +128,10 @@ func (ix *Index) noteHeader(l Line, s *skim) {
 func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	if n.typ == TypeMessage && s.Message != nil {
-		n.role = parseRole(skimRole(s.Message))
+		r, _ := text(s.Msg.Role)
+		n.role = parseRole(r)
+		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && !hasSpaceAfter(l.Bytes, s.MessageOffset+len(s.Message))
+		n.msgOff = uint32(s.MessageOffset)
 	}
 	if l.BOM {
 		n.offset += int64(len(bom))
@@ -223,3 +228,7 @@ func (ix *Index) link() {
 
 // dangling marks an entry whose parentId names no entry.
 const dangling = -2
+
+// hasSpaceAfter reports whether anything but the closing brace follows
+// position end of a line.
+func hasSpaceAfter(line []byte, end int) bool { return len(line) != end+1 }

@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -22,6 +21,16 @@ type skim struct {
 	TargetID []byte
 	Label    []byte
 	Message  []byte // the whole message object of a message entry
+
+	MessageOffset int     // where Message starts in the line
+	MessageLast   bool    // "message" is the line's last key
+	Msg           msgSkim // fields of Message
+}
+
+// msgSkim is what the index reads inside a message object.
+type msgSkim struct {
+	Role    []byte
+	Content []byte
 }
 
 // maxNesting bounds how deeply nested a line may be before it is rejected.
@@ -34,7 +43,7 @@ const maxNesting = 10000
 func skimLine(b []byte, s *skim) bool {
 	p := skimmer{b: b}
 	p.space()
-	if !p.object(s) {
+	if !p.object(s, nil) {
 		return false
 	}
 	p.space()
@@ -67,8 +76,9 @@ func (p *skimmer) eat(c byte) bool {
 	return false
 }
 
-// object reads an object; with s non-nil it captures the fields of interest.
-func (p *skimmer) object(s *skim) bool {
+// object reads an object; with s non-nil it captures the top-level fields of
+// interest, with m non-nil those of a message.
+func (p *skimmer) object(s *skim, m *msgSkim) bool {
 	if !p.eat('{') {
 		return false
 	}
@@ -86,10 +96,13 @@ func (p *skimmer) object(s *skim) bool {
 			return false
 		}
 		p.space()
-		if !p.field(s, key) {
+		if !p.field(s, m, key) {
 			return false
 		}
 		if p.eat('}') {
+			if s != nil {
+				s.MessageLast = string(key) == `"message"`
+			}
 			return true
 		}
 		if !p.eat(',') {
@@ -98,16 +111,37 @@ func (p *skimmer) object(s *skim) bool {
 	}
 }
 
-// field reads one value, keeping it when s wants the key.
-func (p *skimmer) field(s *skim, key []byte) bool {
+// field reads one value, keeping it when s or m wants the key. The value of a
+// top-level "message" is walked with its own capture.
+func (p *skimmer) field(s *skim, m *msgSkim, key []byte) bool {
 	start := p.i
-	if !p.value() {
+	var ok bool
+	if s != nil && string(key) == `"message"` && start < len(p.b) && p.b[start] == '{' {
+		ok = p.nested(func() bool { return p.object(nil, &s.Msg) })
+		s.MessageOffset = start
+	} else {
+		ok = p.value()
+	}
+	if !ok {
 		return false
 	}
-	if s == nil {
+	raw := p.b[start:p.i]
+	if m != nil {
+		switch string(key) {
+		case `"role"`:
+			m.Role = raw
+		case `"content"`:
+			m.Content = raw
+		}
 		return true
 	}
-	raw := p.b[start:p.i]
+	if s != nil {
+		s.keep(key, raw)
+	}
+	return true
+}
+
+func (s *skim) keep(key, raw []byte) {
 	switch string(key) {
 	case `"type"`:
 		s.Type = raw
@@ -124,7 +158,6 @@ func (p *skimmer) field(s *skim, key []byte) bool {
 	case `"message"`:
 		s.Message = raw
 	}
-	return true
 }
 
 // text decodes a skimmed string field; ok is false when it is absent or not a string.
@@ -138,7 +171,7 @@ func (p *skimmer) value() bool {
 	case c == '"':
 		return p.str()
 	case c == '{':
-		return p.nested(func() bool { return p.object(nil) })
+		return p.nested(func() bool { return p.object(nil, nil) })
 	case c == '[':
 		return p.nested(p.array)
 	case c == 't':
@@ -303,24 +336,4 @@ func digits(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// rolePrefix is how Pi writes the start of every message object.
-var rolePrefix = []byte(`{"role":`)
-
-// skimRole returns the role of a raw message object: read straight after the
-// opening brace where Pi writes it, or found by parsing otherwise.
-func skimRole(msg []byte) string {
-	if bytes.HasPrefix(msg, rolePrefix) {
-		p := skimmer{b: msg, i: len(rolePrefix)}
-		if p.str() {
-			role, _ := DecodeString(msg[len(rolePrefix):p.i])
-			return role
-		}
-	}
-	o, err := ParseObject(msg)
-	if err != nil {
-		return ""
-	}
-	return o.String("role")
 }

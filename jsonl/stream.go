@@ -70,25 +70,63 @@ func (ix *Index) collectEdits(s *Selection) error {
 // size. Older compactions inside the kept range contribute nothing, and system
 // messages before the compaction are skipped, as in Pi.
 func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
+	return ix.streamRaw(s, nil, fn)
+}
+
+// streamRaw is Stream for writers of JSON: when raw is not nil, a message that
+// the projection passes through unchanged (no edit, content not null, written
+// as Pi writes it) is handed to raw as its exact bytes, without decoding.
+func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error, fn func(ProjectedEntry) error) error {
 	for k, i := range s.Entries {
-		e, err := ix.Decode(i)
-		if err != nil {
-			return err
-		}
 		if k > 0 && k < s.firstOld && ix.nodes[i].role == roleSystem {
 			continue
 		}
-		var msgs []Object
-		if !(e.Type == TypeCompaction && k > 0) {
-			if msgs, err = projectWithReplacement(e, s.edits[e.ID], s.hasEdit(e.ID)); err != nil {
+		if raw != nil && ix.passesThrough(s, i) {
+			msg, err := ix.rawMessage(i)
+			if err == nil {
+				err = raw(msg, ix.Role(i))
+			}
+			if err != nil {
 				return err
 			}
+			continue
 		}
-		if err := fn(ProjectedEntry{Entry: e, Messages: msgs}); err != nil {
+		pe, err := ix.projectSelected(s, k, i)
+		if err == nil {
+			err = fn(pe)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error) {
+	e, err := ix.Decode(i)
+	if err != nil {
+		return ProjectedEntry{}, err
+	}
+	var msgs []Object
+	if !(e.Type == TypeCompaction && k > 0) {
+		msgs, err = projectWithReplacement(e, s.edits[e.ID], s.hasEdit(e.ID))
+	}
+	return ProjectedEntry{Entry: e, Messages: msgs}, err
+}
+
+// passesThrough reports whether entry i contributes its message unchanged.
+func (ix *Index) passesThrough(s *Selection, i int) bool {
+	n := &ix.nodes[i]
+	return n.plain && n.role != roleHookMessage && n.role != roleNone && !s.hasEdit(n.id)
+}
+
+// rawMessage returns the bytes of a plain message entry's message object.
+func (ix *Index) rawMessage(i int) ([]byte, error) {
+	line, err := ix.rawLine(i)
+	if err != nil {
+		return nil, err
+	}
+	return line[ix.nodes[i].msgOff : len(line)-1], nil
 }
 
 func (s *Selection) hasEdit(id string) bool {

@@ -38,7 +38,7 @@ func (ix *Index) WriteView(w io.Writer, leaf int, view View) error {
 	case ViewContext:
 		err = ix.writeContext(aw, sel)
 	case ViewLLM:
-		err = ix.Stream(sel, func(pe ProjectedEntry) error { return aw.objects(ConvertToLlm(pe.Messages)) })
+		err = ix.streamRaw(sel, aw.llmRaw, func(pe ProjectedEntry) error { return aw.objects(ConvertToLlm(pe.Messages)) })
 		err = aw.finish(err, "]\n")
 	case ViewProvider:
 		err = ix.writeProvider(aw, sel)
@@ -48,7 +48,8 @@ func (ix *Index) WriteView(w io.Writer, leaf int, view View) error {
 
 func (ix *Index) writeContext(aw *arrayWriter, sel *Selection) error {
 	aw.raw(`{"messages":`)
-	err := ix.Stream(sel, func(pe ProjectedEntry) error { return aw.objects(pe.Messages) })
+	err := ix.streamRaw(sel, func(msg []byte, _ string) error { return aw.element(msg) },
+		func(pe ProjectedEntry) error { return aw.objects(pe.Messages) })
 	if err != nil {
 		return err
 	}
@@ -120,15 +121,34 @@ func newArrayWriter(w io.Writer) *arrayWriter {
 func (aw *arrayWriter) raw(s string) { aw.bw.WriteString(s) }
 
 func (aw *arrayWriter) object(o Object) error {
+	aw.scratch = o.AppendJSON(aw.scratch[:0])
+	return aw.element(aw.scratch)
+}
+
+// element writes one encoded element.
+func (aw *arrayWriter) element(b []byte) error {
 	if aw.count == 0 {
 		aw.bw.WriteByte('[')
 	} else {
 		aw.bw.WriteByte(',')
 	}
 	aw.count++
-	aw.scratch = o.AppendJSON(aw.scratch[:0])
-	_, err := aw.bw.Write(ToValidUTF8(aw.scratch))
+	_, err := aw.bw.Write(ToValidUTF8(b))
 	return err
+}
+
+// llmRaw writes a message that passed through the projection unchanged:
+// convertToLlm keeps the four model roles as they are and converts the rest.
+func (aw *arrayWriter) llmRaw(b []byte, role string) error {
+	switch role {
+	case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
+		return aw.element(b)
+	}
+	o, err := ParseObject(b)
+	if err != nil {
+		return err
+	}
+	return aw.objects(ConvertToLlm([]Object{o}))
 }
 
 func (aw *arrayWriter) objects(objs []Object) error {
