@@ -75,20 +75,34 @@ func (r *renderer) redactHeader() error {
 }
 
 // treeOrder lists every entry depth first, children in file order, so that a
-// branch reads from its fork point down.
+// branch reads from its fork point down. Entries no root reaches (a parent
+// cycle, possible with duplicate ids) follow, in file order.
 func treeOrder(ix *jsonl.Index) []int {
 	children, roots := ix.Children()
 	order := make([]int, 0, ix.Len())
-	stack := make([]int32, 0, 64)
-	for k := len(roots) - 1; k >= 0; k-- {
-		stack = append(stack, roots[k])
+	seen := make([]bool, ix.Len())
+	var stack []int32
+	visit := func(starts ...int32) {
+		for k := len(starts) - 1; k >= 0; k-- {
+			stack = append(stack, starts[k])
+		}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[n] {
+				continue
+			}
+			seen[n] = true
+			order = append(order, int(n))
+			for k := len(children[n]) - 1; k >= 0; k-- {
+				stack = append(stack, children[n][k])
+			}
+		}
 	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		order = append(order, int(n))
-		for k := len(children[n]) - 1; k >= 0; k-- {
-			stack = append(stack, children[n][k])
+	visit(roots...)
+	for i := range seen {
+		if !seen[i] {
+			visit(int32(i))
 		}
 	}
 	return order

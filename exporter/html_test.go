@@ -1,0 +1,262 @@
+package exporter
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pitool/pitool/jsonl"
+	"golang.org/x/net/html"
+)
+
+func exportHTML(t testing.TB, ix *jsonl.Index, opts HTMLOptions) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := ExportHTML(context.Background(), &buf, ix, opts); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// parsePage parses a page as a browser with scripting disabled would: the
+// collapsed outputs inside <noscript> become elements too.
+func parsePage(t testing.TB, page []byte) *html.Node {
+	t.Helper()
+	doc, err := html.ParseWithOptions(bytes.NewReader(page), html.ParseOptionEnableScripting(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+func walk(n *html.Node, visit func(*html.Node)) {
+	visit(n)
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		walk(c, visit)
+	}
+}
+
+// unsafeMarkup lists what could run script or fetch from the network:
+// script elements beyond the page's own two, event handler attributes,
+// javascript: URLs, frames and plugins, and image sources that are not data:.
+func unsafeMarkup(doc *html.Node) []string {
+	var bad []string
+	scripts := 0
+	walk(doc, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		switch n.Data {
+		case "script":
+			scripts++
+		case "iframe", "object", "embed", "frame", "base", "link", "form", "svg", "math":
+			bad = append(bad, "<"+n.Data+">")
+		}
+		for _, a := range n.Attr {
+			v := strings.ToLower(strings.TrimSpace(a.Val))
+			switch {
+			case strings.HasPrefix(a.Key, "on"):
+				bad = append(bad, n.Data+" "+a.Key)
+			case (a.Key == "href" || a.Key == "src" || a.Key == "action") && strings.HasPrefix(v, "javascript:"):
+				bad = append(bad, n.Data+" "+a.Key+"="+a.Val)
+			case a.Key == "src" && v != "" && !strings.HasPrefix(v, "data:image/"):
+				bad = append(bad, n.Data+" src="+a.Val)
+			case a.Key == "style":
+				bad = append(bad, n.Data+" style")
+			}
+		}
+	})
+	if scripts != 2 {
+		bad = append(bad, "script elements: "+itoa(scripts))
+	}
+	return bad
+}
+
+// TestInjectionIsInert checks, without a browser, that no payload of the
+// injection session became live markup, in any mode.
+func TestInjectionIsInert(t *testing.T) {
+	ix := indexFile(t, "testdata/inject.jsonl")
+	for _, opts := range []HTMLOptions{{}, {AllBranches: true}, {NoThinking: true, NoToolOutput: true}} {
+		page := exportHTML(t, ix, opts)
+		if bad := unsafeMarkup(parsePage(t, page)); len(bad) > 0 {
+			t.Errorf("unsafe markup with %+v: %q", opts, bad)
+		}
+		if !bytes.Contains(page, []byte("&lt;script&gt;document.title=")) {
+			t.Errorf("the payloads are not shown as text")
+		}
+	}
+}
+
+// TestEveryEntryRendered checks that every entry of the branch (or of the
+// file, with AllBranches) has an element with its id, for every corpus file
+// that loads.
+func TestEveryEntryRendered(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*/*.jsonl"))
+	for _, f := range files {
+		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
+			ix := indexFile(t, f)
+			path, err := ix.Path(ix.ActiveLeaf())
+			if errors.Is(err, jsonl.ErrCycle) {
+				_, err := newRenderer(ix, HTMLOptions{})
+				if !errors.Is(err, jsonl.ErrCycle) {
+					t.Fatalf("a parent cycle must fail the export, got %v", err)
+				}
+				return
+			}
+			ids := ids(parsePage(t, exportHTML(t, ix, HTMLOptions{})))
+			for _, i := range path {
+				if !ids["entry-"+ix.ID(i)] {
+					t.Errorf("entry %s (line %d) of the branch is missing", ix.ID(i), ix.LineNum(i))
+				}
+			}
+			all := ids2(t, ix)
+			for i := 0; i < ix.Len(); i++ {
+				if !all["entry-"+ix.ID(i)] {
+					t.Errorf("--all-branches: entry %s (line %d) is missing", ix.ID(i), ix.LineNum(i))
+				}
+			}
+		})
+	}
+}
+
+func ids2(t *testing.T, ix *jsonl.Index) map[string]bool {
+	return ids(parsePage(t, exportHTML(t, ix, HTMLOptions{AllBranches: true})))
+}
+
+func ids(doc *html.Node) map[string]bool {
+	out := map[string]bool{}
+	walk(doc, func(n *html.Node) {
+		for _, a := range n.Attr {
+			if a.Key == "id" {
+				out[a.Val] = true
+			}
+		}
+	})
+	return out
+}
+
+// TestMarksErrorsAndAborts checks the visible marks of failed tool calls,
+// calls without a result, and errored or aborted turns.
+func TestMarksErrorsAndAborts(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{"v3/crashed.jsonl", `class="tool s-pending"`},
+		{"v3/agent-run.jsonl", `class="tool s-error"`},
+		{"v3/agent-run.jsonl", `<pre class="diff">`},
+		{"v3/branched.jsonl", `class="image"`},
+		{"v3/branched.jsonl", `class="label"`},
+		{"v3/branched.jsonl", `k-compaction`},
+		{"v3/linear.jsonl", `hidden-msg`},
+		{"testdata/inject.jsonl", `class="stop error" role="alert"`},
+	}
+	for _, c := range cases {
+		name := c.file
+		if !strings.HasPrefix(name, "testdata") {
+			name = filepath.Join(corpus, name)
+		}
+		page := exportHTML(t, indexFile(t, name), HTMLOptions{AllBranches: true})
+		if !bytes.Contains(page, []byte(c.want)) {
+			t.Errorf("%s: no %s in the page", c.file, c.want)
+		}
+	}
+}
+
+// TestOptions checks --leaf, --no-thinking, --no-tool-output and --title.
+func TestOptions(t *testing.T) {
+	ix := indexFile(t, filepath.Join(corpus, "v3/branched.jsonl"))
+	leaves := ix.Leaves()
+	other := leaves[0]
+	page := exportHTML(t, ix, HTMLOptions{Leaf: ix.ID(other), Title: "Review <1>"})
+	got := ids(parsePage(t, page))
+	path, _ := ix.Path(other)
+	onPath := map[int]bool{}
+	for _, i := range path {
+		onPath[i] = true
+		if !got["entry-"+ix.ID(i)] {
+			t.Errorf("--leaf: entry %s of the branch is missing", ix.ID(i))
+		}
+	}
+	for i := 0; i < ix.Len(); i++ {
+		if !onPath[i] && got["entry-"+ix.ID(i)] && ix.Type(i) != jsonl.TypeMessage {
+			t.Errorf("--leaf: entry %s of another branch is shown", ix.ID(i))
+		}
+	}
+	if !bytes.Contains(page, []byte("<title>Review &lt;1&gt;</title>")) {
+		t.Error("--title is not the page title")
+	}
+	lin := indexFile(t, filepath.Join(corpus, "v3/linear.jsonl"))
+	if p := exportHTML(t, lin, HTMLOptions{}); !bytes.Contains(p, []byte(`class="thinking"`)) {
+		t.Fatal("linear.jsonl shows no thinking")
+	}
+	if p := exportHTML(t, lin, HTMLOptions{NoThinking: true}); bytes.Contains(p, []byte(`class="thinking"`)) {
+		t.Error("--no-thinking shows thinking")
+	}
+	run := indexFile(t, filepath.Join(corpus, "v3/agent-run.jsonl"))
+	p := exportHTML(t, run, HTMLOptions{NoToolOutput: true})
+	if bytes.Contains(p, []byte("Small helpers. TODO: document sum()")) || !bytes.Contains(p, []byte("output omitted")) {
+		t.Error("--no-tool-output still shows tool output")
+	}
+}
+
+// TestCollapsedOutputIsDeferred checks that a long output shows a preview
+// and keeps its full text inside <noscript>, inert until opened.
+func TestCollapsedOutputIsDeferred(t *testing.T) {
+	page := exportHTML(t, indexFile(t, "testdata/inject.jsonl"), HTMLOptions{})
+	i := bytes.Index(page, []byte(`<details class="out`))
+	if i < 0 {
+		t.Fatal("no collapsed output")
+	}
+	rest := page[i:]
+	end := bytes.Index(rest, []byte("</details>"))
+	block := rest[:end]
+	if !bytes.Contains(block, []byte("more lines")) || !bytes.Contains(block, []byte("<noscript>")) ||
+		!bytes.Contains(block, []byte("line 39 ")) {
+		t.Errorf("collapsed output lacks its preview, count or full text:\n%.600s", block)
+	}
+}
+
+// TestExportStopsOnWriteError checks that a failing writer ends the export
+// with the error instead of running on.
+func TestExportStopsOnWriteError(t *testing.T) {
+	ix := indexFile(t, filepath.Join(corpus, "v3/branched.jsonl"))
+	err := ExportHTML(context.Background(), failWriter{}, ix, HTMLOptions{AllBranches: true})
+	if err == nil {
+		t.Fatal("no error from a failing writer")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := ExportHTML(ctx, io.Discard, ix, HTMLOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled export returned %v", err)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// FuzzExportHTML feeds arbitrary session lines to both exporters: they must
+// not panic, and no input may add a script element or an event handler.
+func FuzzExportHTML(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a","parentId":null,"timestamp":"x","message":{"role":"user","content":"<script>x</script>"}}`))
+	f.Add([]byte(`{"type":"message","id":"b","parentId":null,"timestamp":"x","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"edit","arguments":{"path":"<b>","oldText":"a\nb","newText":"a\nc"}}]}}`))
+	f.Add([]byte(`{"type":"custom_message","id":"c","parentId":null,"customType":"<i>","content":"[x](javascript:alert(1))","display":false}`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		src := append([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}`+"\n"), line...)
+		src2, _ := jsonl.Open("-", bytes.NewReader(src))
+		ix, err := jsonl.BuildIndex(src2)
+		if err != nil {
+			return
+		}
+		var page bytes.Buffer
+		if err := ExportHTML(context.Background(), &page, ix, HTMLOptions{AllBranches: true}); err != nil {
+			return
+		}
+		if bad := unsafeMarkup(parsePage(t, page.Bytes())); len(bad) > 0 {
+			t.Fatalf("unsafe markup %q from %q", bad, line)
+		}
+		ExportMarkdown(context.Background(), io.Discard, ix, HTMLOptions{})
+	})
+}
