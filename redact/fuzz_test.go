@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -57,4 +59,50 @@ func fuzzEntry(text, key string) []byte {
 		`{"type":"text","text":` + q(text) + `},` +
 		`{"type":"toolCall","id":"toolu_1","name":"bash","arguments":{"command":` + q(text) + `,` + q("k"+key) + `:[` + q(text) + `,1,null]}}` +
 		`],"details":{` + q(text) + `:true}}}`)
+}
+
+// FuzzRedactAnyLine feeds arbitrary lines, seeded with corpus lines: no
+// panic; a line that is a JSON object comes out as a JSON object with the
+// same type, id and parentId; redacting the output again changes nothing.
+func FuzzRedactAnyLine(f *testing.F) {
+	for _, file := range []string{secretsSession, "../testdata/corpus/v3/branched.jsonl", "testdata/escaped-secrets.jsonl"} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for i, line := range splitLines(b) {
+			if i%7 == 0 {
+				f.Add(line)
+			}
+		}
+	}
+	r := newTestRedactor(f, Options{DropSignatures: true, DropImages: true})
+	f.Fuzz(func(t *testing.T, line []byte) {
+		out, _, err := r.RedactLine(line)
+		var in map[string]json.RawMessage
+		if json.Unmarshal(line, &in) != nil {
+			return
+		}
+		if err != nil || !json.Valid(out) {
+			t.Fatalf("valid JSON in, err %v, output %q", err, out)
+		}
+		if _, hasType := in["type"]; hasType && skeletonOK(line) && skeleton(t, line) != skeleton(t, out) {
+			t.Fatalf("skeleton changed:\n%s\n%s", line, out)
+		}
+		again, findings, _ := r.RedactLine(out)
+		if len(findings) > 0 || !bytes.Equal(again, out) {
+			t.Fatalf("second pass changed the line: %v\n%s\n%s", findings, out, again)
+		}
+	})
+}
+
+// skeletonOK reports whether line's type, id and parentId have the types
+// skeleton expects.
+func skeletonOK(line []byte) bool {
+	var e struct {
+		Type     string  `json:"type"`
+		ID       string  `json:"id"`
+		ParentID *string `json:"parentId"`
+	}
+	return json.Unmarshal(line, &e) == nil
 }

@@ -38,26 +38,43 @@ func TestRedactedContext(t *testing.T) {
 	}
 }
 
+// goldenRoles reads the golden; with -update it first rewrites it from
+// pi-ref, and with PITOOL_PIREF=1 it checks pi-ref live against it.
 func goldenRoles(t *testing.T, redacted string) []string {
 	t.Helper()
 	if *testref.Update {
-		out, err := testref.Run("context", redacted)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ctx struct{ Messages []struct{ Role string } }
-		if err := json.Unmarshal(out, &ctx); err != nil {
-			t.Fatal(err)
-		}
-		roles := make([]string, len(ctx.Messages))
-		for i, m := range ctx.Messages {
-			roles[i] = m.Role
-		}
-		b, _ := json.MarshalIndent(roles, "", " ")
+		b, _ := json.MarshalIndent(piRefRoles(t, redacted), "", " ")
 		if err := os.WriteFile(rolesGolden, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	roles := readRoles(t)
+	if os.Getenv("PITOOL_PIREF") == "1" && !slices.Equal(piRefRoles(t, redacted), roles) {
+		t.Errorf("pi-ref context of the redacted file differs from %s", rolesGolden)
+	}
+	return roles
+}
+
+// piRefRoles runs pi-ref context on file and returns the message roles.
+func piRefRoles(t *testing.T, file string) []string {
+	t.Helper()
+	out, err := testref.Run("context", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctx struct{ Messages []struct{ Role string } }
+	if err := json.Unmarshal(out, &ctx); err != nil {
+		t.Fatal(err)
+	}
+	roles := make([]string, len(ctx.Messages))
+	for i, m := range ctx.Messages {
+		roles[i] = m.Role
+	}
+	return roles
+}
+
+func readRoles(t *testing.T) []string {
+	t.Helper()
 	b, err := os.ReadFile(rolesGolden)
 	if err != nil {
 		t.Fatalf("%v (run with -update to produce it from pi-ref)", err)
