@@ -89,12 +89,12 @@ func (p *parser) parseValue(i int, ctx pctx) int {
 		return p.fail(i)
 	}
 	switch c := p.b[i]; {
+	case c == '"':
+		return p.str(i)
 	case c == '{':
 		return p.object(i, ctx)
 	case c == '[':
 		return p.array(i, ctx)
-	case c == '"':
-		return p.str(i)
 	case c == 't':
 		return p.literal(i, "true")
 	case c == 'f':
@@ -121,7 +121,13 @@ func (p *parser) object(i int, ctx pctx) int {
 	if !p.enter(i) {
 		return -1
 	}
-	defer func() { p.depth-- }()
+	end := p.members(i, ctx)
+	p.depth--
+	return end
+}
+
+// members parses an object's members after its '{' at b[i].
+func (p *parser) members(i int, ctx pctx) int {
 	var blk fields
 	i = ws(p.b, i+1)
 	if i < len(p.b) && p.b[i] == '}' {
@@ -295,7 +301,13 @@ func (p *parser) array(i int, ctx pctx) int {
 	if !p.enter(i) {
 		return -1
 	}
-	defer func() { p.depth-- }()
+	end := p.elements(i, ctx)
+	p.depth--
+	return end
+}
+
+// elements parses an array's elements after its '[' at b[i].
+func (p *parser) elements(i int, ctx pctx) int {
 	elem := ctxNone
 	if ctx == ctxContent {
 		elem = ctxBlock
