@@ -126,7 +126,7 @@ func (o redactOptions) validate(args []string) error {
 		return usagef("--report json needs --check, --in-place or -o FILE: standard output carries the session")
 	case o.inPlace && contains(args, "-"):
 		return usagef("--in-place cannot replace standard input")
-	case modes == 0 && (len(args) > 1 || isDir(args[0])):
+	case (modes == 0 || o.out == "-") && (len(args) > 1 || isDir(args[0])):
 		return usagef("several inputs need -o FOLDER, --in-place or --check")
 	}
 	return nil
@@ -313,6 +313,6 @@ func (rep *redactReport) summary(w io.Writer) {
 		fmt.Fprintf(w, "pitool:   %-32s %d\n", r, rep.ByRule[r])
 	}
 	if rep.opts.check && rep.Total > 0 {
-		fmt.Fprintln(w, "pitool: hint: run 'pitool redact FILE -o OUT' (or --in-place) to replace them")
+		fmt.Fprintln(w, "pitool: hint: run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
 	}
 }
