@@ -143,8 +143,10 @@ func loadManifest(t *testing.T) manifest {
 func TestGeneratedSamples(t *testing.T) {
 	r := newTestRedactor(t, Options{PII: true, Paths: true})
 	rng := rand.New(rand.NewPCG(1, 2))
-	total := 0
-	defer func() { t.Logf("%d generated samples over %d rules", total, len(r.rs.rules)) }()
+	total, negatives := 0, 0
+	defer func() {
+		t.Logf("%d generated samples over %d rules, %d truncated negatives", total, len(r.rs.rules), negatives)
+	}()
 	for id, ru := range r.rs.rules {
 		if ru.re == nil {
 			continue
@@ -163,12 +165,27 @@ func TestGeneratedSamples(t *testing.T) {
 			if !slices.Contains(ruleHits(r, sample), ru.id) {
 				t.Errorf("rule %s: regex accepts %q but the engine misses it", ru.id, sample)
 			}
+			negatives += checkTruncated(t, r, id, sample)
 		}
 		total += accepted
 		if accepted == 0 {
 			t.Errorf("rule %s: no generated sample passed its keywords, entropy and allowlists", ru.id)
 		}
 	}
+}
+
+// checkTruncated cuts a true sample in half: when plain regex matching no
+// longer accepts it (a false-positive sample), the engine must not either.
+// It returns 1 when the cut sample was such a negative.
+func checkTruncated(t *testing.T, r *Redactor, id int, sample string) int {
+	cut := sample[:len(sample)/2] + " y"
+	if referenceFinds(r, id, cut) {
+		return 0
+	}
+	if slices.Contains(ruleHits(r, cut), r.rs.rules[id].id) {
+		t.Errorf("rule %s: regex rejects %q but the engine reports it", r.rs.rules[id].id, cut)
+	}
+	return 1
 }
 
 // referenceFinds applies rule id the way gitleaks does: its regex over the

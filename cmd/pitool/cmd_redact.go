@@ -43,6 +43,8 @@ Ids, parents, types and every line without a finding stay byte-identical.
    pitool redact -o OUTDIR DIR          redacted copies under OUTDIR
    pitool redact --in-place FILE...     replace files, keeping FILE.bak
 
+Flags go before the files. Output keeps the input's compression.
+
 Findings show rule, file, line, JSON path and a masked preview, never the
 value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
 and [allowlist] entries.
