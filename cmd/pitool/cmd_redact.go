@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
@@ -97,13 +98,20 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 		return err
 	}
 	rep := newRedactReport(e, opts)
+	var bar *progress.Bar
+	if len(files) > 1 {
+		bar = progress.New(e.stderr, len(files), "redact")
+	}
 	for _, f := range files {
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
 		if err != nil {
+			bar.Finish()
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 		rep.done(f.Path, st)
+		bar.Add(1)
 	}
+	bar.Finish()
 	return rep.finish()
 }
 
