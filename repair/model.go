@@ -3,6 +3,7 @@ package repair
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"hash/maphash"
 	"io"
 
@@ -66,7 +67,7 @@ type entry struct {
 	toolName string // toolResult
 	calls    []call // assistant
 	aborted  bool   // assistant stopReason error or aborted: its calls need no results
-	hash     uint64
+	hash     uint64 // of the object's bytes, when the input cannot be read again
 	vraw     string // header only: the raw version value ("" for v1)
 }
 
@@ -90,7 +91,10 @@ type model struct {
 	parsed  int
 	crlf    int
 	seed    maphash.Seed
+	ra      io.ReaderAt // the input, when it can be read again: hashes are then taken only when needed
 }
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // bytesPerEntryGuess sizes the entry table from the file size, so a big file
 // does not copy its table as it grows.
@@ -98,8 +102,8 @@ const bytesPerEntryGuess = 1024
 
 // scanModel reads a session stream once and builds its model, adding the
 // findings about single lines to fs. sizeHint is the input size if known.
-func scanModel(ctx context.Context, r io.Reader, name string, sizeHint int64, fs *findings) (*model, error) {
-	m := &model{name: name, seed: maphash.MakeSeed()}
+func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
+	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra}
 	if sizeHint > 0 {
 		m.entries = make([]entry, 0, sizeHint/bytesPerEntryGuess+16)
 	}
@@ -189,7 +193,9 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	if a.clean() {
 		e.parsed = m.parsed - 1
 	}
-	e.hash = maphash.Bytes(m.seed, t[s.start:s.end])
+	if m.ra == nil {
+		e.hash = maphash.Bytes(m.seed, t[s.start:s.end])
+	}
 	e.header, e.typ = typeOf(t, s.top[fType])
 	e.id, e.hasID = decodeSpan(t, s.top[fID])
 	e.pkind, e.parent = parentOf(t, s.top[fParentID])
@@ -238,6 +244,51 @@ func (e *entry) readMessage(t []byte, s *segment) {
 			e.calls = append(e.calls, call{id: id, name: name})
 		}
 	}
+}
+
+// same reports whether objects i and j have the same bytes: compared byte
+// for byte when the input can be read again (always, for repair), by the
+// hash taken during the scan otherwise.
+func (m *model) same(i, j int) bool {
+	if m.ra == nil {
+		return m.entries[i].hash == m.entries[j].hash
+	}
+	a, errA := m.objectText(i)
+	b, errB := m.objectText(j)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// objectText reads object i back: its bytes as the scan saw them (after
+// normalising the line).
+func (m *model) objectText(i int) ([]byte, error) {
+	e := &m.entries[i]
+	raw, err := m.readLine(lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+	if err != nil {
+		return nil, err
+	}
+	var p parser
+	var a analysis
+	analyse(&p, raw, &a)
+	if e.seg >= len(a.segs) {
+		return nil, &jsonl.PosError{File: m.name, Line: e.line, Offset: e.lineOff, Err: fmt.Errorf("the line changed while it was being read")}
+	}
+	s := a.segs[e.seg]
+	return append([]byte(nil), a.text[s.start:s.end]...), nil
+}
+
+// readLine reads a physical line back and strips its newline, CR and (on
+// line 1) byte-order mark, as the scanner did.
+func (m *model) readLine(l lineRec) ([]byte, error) {
+	raw := make([]byte, l.len)
+	if n, err := m.ra.ReadAt(raw, l.off); n < l.len {
+		return nil, &jsonl.PosError{File: m.name, Line: l.num, Offset: l.off, Err: fmt.Errorf("read back: %w", err)}
+	}
+	raw = bytes.TrimSuffix(raw, []byte("\n"))
+	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	if l.num == 1 {
+		raw = bytes.TrimPrefix(raw, bom)
+	}
+	return raw, nil
 }
 
 // typeOf reads an entry's type without allocating in the common case.

@@ -148,7 +148,7 @@ func (pl *plan) assignID(i int, e *entry, latest map[string]int) bool {
 		pl.newID[i] = pl.freshID(e.line)
 		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
 		pl.fix("ids.missing", e.line, "gave the %s entry without an id the id %s", typeLabel(e), pl.newID[i])
-	case seen && m.entries[j].hash == e.hash:
+	case seen && m.same(i, j):
 		pl.ch(i).drop, pl.removed[i] = dropRepeat, true
 		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", e.id, m.entries[j].line)
 		return false

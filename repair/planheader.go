@@ -70,7 +70,7 @@ func (pl *plan) dropOtherHeaders() {
 		e := &m.entries[i]
 		switch {
 		case !e.header:
-		case e.hash == m.entries[first].hash:
+		case m.same(i, first):
 			pl.ch(i).drop = dropRepeat
 			pl.fix("header.duplicate", e.line, "dropped a repeat of the session header")
 		default:

@@ -43,7 +43,7 @@ func checkHeaders(m *model, s *structure, fs *findings) {
 		case s.header < 0:
 			s.header = i
 			checkHeader(m, s, e, fs)
-		case e.hash == m.entries[s.header].hash:
+		case m.same(i, s.header):
 			fs.add("header.duplicate", e.line, e.off, "a repeat of the session header (a second writer, or a re-flush)")
 		default:
 			fs.add("header.duplicate", e.line, e.off, "a second session header, for session %q (two files joined?)", e.id)
@@ -120,7 +120,7 @@ func noteID(t *tree, i int, fs *findings) {
 	j, seen := t.byID[e.id]
 	switch {
 	case !seen:
-	case t.m.entries[j].hash == e.hash:
+	case t.m.same(i, j):
 		// The same entry twice: one node, whichever copy Pi picks.
 		t.skip[i] = true
 		fs.add("ids.duplicate-identical", e.line, e.off, "entry %s repeats line %d byte for byte (a re-flush)", e.id, t.m.entries[j].line)

@@ -28,7 +28,13 @@ func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts Valida
 		return nil, err
 	}
 	defer src.Close()
-	rep, _, err := validate(ctx, src.Reader(), path, sizeHint(src), opts)
+	var ra io.ReaderAt
+	if src.Compression == jsonl.Plain && path != jsonl.StdinName {
+		if ra, err = src.ReaderAt(); err != nil {
+			return nil, err
+		}
+	}
+	rep, _, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), opts)
 	return rep, err
 }
 
@@ -43,17 +49,19 @@ func sizeHint(src *jsonl.Source) int64 {
 
 // Validate validates a decompressed session stream; name labels findings.
 func Validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, error) {
-	rep, _, err := validate(ctx, r, name, 0, opts)
+	rep, _, err := validate(ctx, r, nil, name, 0, opts)
 	return rep, err
 }
 
-func validate(ctx context.Context, r io.Reader, name string, size int64, opts ValidateOptions) (*Report, *analysed, error) {
+// validate runs both passes; ra, when not nil, lets it read objects back
+// instead of hashing every one.
+func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, size int64, opts ValidateOptions) (*Report, *analysed, error) {
 	rep := &Report{File: name, Findings: []Finding{}}
 	fs := &findings{report: rep, max: opts.MaxPerCode, count: map[string]int{}}
 	if fs.max == 0 {
 		fs.max = DefaultMaxPerCode
 	}
-	m, err := scanModel(ctx, r, name, size, fs)
+	m, err := scanModel(ctx, r, ra, name, size, fs)
 	if err != nil {
 		return nil, nil, err
 	}

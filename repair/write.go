@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,38 +10,16 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
-// readLine reads a physical line back and strips its newline, CR and (on
-// line 1) byte-order mark, as the scanner did.
-func (pl *plan) readLine(l lineRec) ([]byte, error) {
-	raw := make([]byte, l.len)
-	if n, err := pl.ra.ReadAt(raw, l.off); n < l.len {
-		return nil, &jsonl.PosError{File: pl.a.m.name, Line: l.num, Offset: l.off, Err: fmt.Errorf("read back: %w", err)}
-	}
-	raw = bytes.TrimSuffix(raw, []byte("\n"))
-	raw = bytes.TrimSuffix(raw, []byte("\r"))
-	if l.num == 1 {
-		raw = bytes.TrimPrefix(raw, bom)
-	}
-	return raw, nil
-}
+// readLine reads a physical line back, normalised as the scanner did.
+func (pl *plan) readLine(l lineRec) ([]byte, error) { return pl.a.m.readLine(l) }
 
 // readObject reads entry i back as an order-preserving object.
 func (pl *plan) readObject(i int) (jsonl.Object, error) {
-	e := &pl.a.m.entries[i]
-	raw, err := pl.readLine(lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+	text, err := pl.a.m.objectText(i)
 	if err != nil {
 		return jsonl.Object{}, err
 	}
-	var p parser
-	var a analysis
-	analyse(&p, raw, &a)
-	if e.seg >= len(a.segs) {
-		return jsonl.Object{}, &jsonl.PosError{File: pl.a.m.name, Line: e.line, Offset: e.lineOff, Err: fmt.Errorf("the line changed while it was being repaired")}
-	}
-	s := a.segs[e.seg]
-	return jsonl.ParseObject(append([]byte(nil), a.text[s.start:s.end]...))
+	return jsonl.ParseObject(text)
 }
 
 // writer applies a plan: untouched byte ranges are copied as they are, without
