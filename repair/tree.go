@@ -135,7 +135,7 @@ type pathChecker struct {
 	t        *tree
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
-	pending  []int // the assistant whose calls are open at each node, -1 for none
+	pending  []int          // the assistant whose calls are open at each node, -1 for none
 	calls    map[string]int // call id → the nearest assistant on the path that made it
 	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
 	answered map[string]int
