@@ -30,7 +30,7 @@ type rule struct {
 	boundary    bool        // the regex starts with \b before its prefix
 	group       int
 	entropy     float64
-	assign      bool // keyword hits need an assignment operator right after them
+	assign      bool // a gitleaks "keyword = value" template (see addAssignRule)
 	identPrefix bool // anchored at the keyword; the match starts at the identifier before it
 	multiline   bool // matches may span lines
 	always      bool // no keyword: runs on every string

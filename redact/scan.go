@@ -86,7 +86,7 @@ func (s *scanner) onHit(text []byte, h ahocorasick.Match, t trigger) {
 		if want, ok := s.rs.literals[string(s.lower[h.Start:h.End])]; ok && string(text[h.Start:h.End]) == want {
 			s.spans = append(s.spans, span{h.Start, h.End, t.rule})
 		}
-	case r.assign && !assignmentFollows(text, h.End):
+	case t.anchored && r.identPrefix && !assignmentFollows(text, h.End):
 	case t.anchored:
 		s.matchAnchored(text, h.Start, t.rule)
 	default:
