@@ -41,8 +41,16 @@ const (
 	parentOther // a number, object…: names no entry
 )
 
-// call is one tool call of an assistant message.
-type call struct{ id, name string }
+// call is one tool call of an assistant message; hash is its id's, for the
+// maps of the branch walk.
+type call struct {
+	id, name string
+	hash     uint64
+}
+
+// idSeed hashes tool call ids; a collision would only pair the wrong call
+// and result, with odds of 2⁻⁶⁴.
+var idSeed = maphash.MakeSeed()
 
 // entry is what the model keeps of one object found in the file (a header
 // or an entry): a few fields, its position, and a hash of its bytes.
@@ -64,6 +72,7 @@ type entry struct {
 	keptIdx  int    // v1 compaction firstKeptEntryIndex, -1 when absent
 	parsed   int    // position among the lines JSON.parse accepts (header = 0), -1 when Pi skips the line
 	callID   string // toolResult
+	callHash uint64 // toolResult: callID's hash
 	toolName string // toolResult
 	calls    []call // assistant
 	aborted  bool   // assistant stopReason error or aborted: its calls need no results
@@ -234,6 +243,7 @@ func (e *entry) readMessage(t []byte, s *segment) {
 	switch e.role {
 	case roleToolResult:
 		e.callID, _ = decodeSpan(t, s.msg[fToolCallID])
+		e.callHash = maphash.String(idSeed, e.callID)
 		e.toolName, _ = decodeSpan(t, s.msg[fToolName])
 	case roleAssistant:
 		stop, _ := decodeSpan(t, s.msg[fStopReason])
@@ -241,7 +251,7 @@ func (e *entry) readMessage(t []byte, s *segment) {
 		for _, c := range s.calls {
 			id, _ := decodeSpan(t, c.id)
 			name, _ := decodeSpan(t, c.name)
-			e.calls = append(e.calls, call{id: id, name: name})
+			e.calls = append(e.calls, call{id: id, name: name, hash: maphash.String(idSeed, id)})
 		}
 	}
 }

@@ -136,16 +136,16 @@ type pathChecker struct {
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
 	pending  []int          // the assistant whose calls are open at each node, -1 for none
-	calls    map[string]int // call id → the nearest assistant on the path that made it
+	calls    map[uint64]int // call id's hash → the nearest assistant on the path that made it
 	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
-	answered map[string]int
+	answered map[uint64]int // call id's hash → results on the path
 	issues   []issue
 }
 
 func checkPaths(t *tree, keptOf func(int) (int, bool)) []issue {
 	n := len(t.parent)
 	pc := &pathChecker{t: t, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
-		calls: map[string]int{}, answered: map[string]int{}}
+		calls: map[uint64]int{}, answered: map[uint64]int{}}
 	t.walk(pc)
 	return pc.issues
 }
@@ -188,16 +188,16 @@ func (pc *pathChecker) leave(i int) {
 		return
 	}
 	if e.role == roleToolResult {
-		pc.answered[e.callID]--
+		pc.answered[e.callHash]--
 	}
 	if e.role == roleAssistant && !e.aborted && pc.pending[i] == i {
 		for k := len(e.calls) - 1; k >= 0; k-- {
 			prev := pc.shadowed[len(pc.shadowed)-1]
 			pc.shadowed = pc.shadowed[:len(pc.shadowed)-1]
 			if prev < 0 {
-				delete(pc.calls, e.calls[k].id)
+				delete(pc.calls, e.calls[k].hash)
 			} else {
-				pc.calls[e.calls[k].id] = prev
+				pc.calls[e.calls[k].hash] = prev
 			}
 		}
 	}
@@ -205,18 +205,18 @@ func (pc *pathChecker) leave(i int) {
 
 func (pc *pathChecker) pushCalls(i int, e *entry) {
 	for _, c := range e.calls {
-		prev, ok := pc.calls[c.id]
+		prev, ok := pc.calls[c.hash]
 		if !ok {
 			prev = -1
 		}
 		pc.shadowed = append(pc.shadowed, prev)
-		pc.calls[c.id] = i
+		pc.calls[c.hash] = i
 	}
 }
 
 func (pc *pathChecker) checkResult(i int, e *entry) {
-	pc.answered[e.callID]++
-	a, ok := pc.calls[e.callID]
+	pc.answered[e.callHash]++
+	a, ok := pc.calls[e.callHash]
 	if !ok {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
@@ -237,7 +237,7 @@ func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
 	}
 	var open []int
 	for k, c := range pc.t.m.entries[a].calls {
-		if pc.answered[c.id] <= 0 {
+		if pc.answered[c.hash] <= 0 {
 			open = append(open, k)
 		}
 	}
