@@ -103,7 +103,7 @@ func (ix *Index) Decode(i int) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Type: n.typ, ID: n.id, Parent: ix.Parent(i)}
+	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Type: n.typ, ID: ix.ID(i), Parent: ix.Parent(i)}
 	obj, end, err := parseObject(raw, skipSpace(raw, 0), "message", &e.msg)
 	if err == nil {
 		err = expectEnd(raw, end)
@@ -144,7 +144,7 @@ func (ix *Index) migrateV1(e *Entry) {
 	e.Obj.Set("id", QuoteString(e.ID))
 	parent := RawMessage("null")
 	if e.Parent >= 0 {
-		parent = QuoteString(ix.nodes[e.Parent].id)
+		parent = QuoteString(ix.ID(e.Parent))
 	}
 	e.Obj.Set("parentId", parent)
 	if e.Type != TypeCompaction {
@@ -155,7 +155,7 @@ func (ix *Index) migrateV1(e *Entry) {
 		return
 	}
 	if idx >= 0 && idx < len(ix.parsed) && ix.parsed[idx] >= 0 {
-		e.Obj.Set("firstKeptEntryId", QuoteString(ix.nodes[ix.parsed[idx]].id))
+		e.Obj.Set("firstKeptEntryId", QuoteString(ix.ID(int(ix.parsed[idx]))))
 	}
 	e.Obj.Delete("firstKeptEntryIndex")
 }

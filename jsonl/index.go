@@ -46,7 +46,7 @@ type Index struct {
 	parents    []int32          // each entry's parent entry: None for a root, dangling for a missing one
 	pending    map[int32]string // during the pass: parents named before their entry was read
 	duplicates bool             // some id occurs twice
-	byID       map[string]int32
+	ids        *idTable
 	labels     map[string]int32 // target id → the label entry that set its current label
 	dangling   map[int32]string // entries whose parentId names no entry → that parentId
 	parsed     []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
@@ -62,7 +62,7 @@ func BuildIndex(src *Source) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{Name: src.Name, Version: CurrentVersion, byID: map[string]int32{}, labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
+	ix := &Index{Name: src.Name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
 	if err := ix.scan(NewScanner(src.Reader(), src.Name)); err != nil {
 		return nil, err
 	}
@@ -137,19 +137,19 @@ func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
 		n.offset += int64(len(bom))
 	}
 	i := int32(len(ix.nodes))
+	var id []byte
 	if ix.Version < 2 {
-		n.id = ix.migratedID(i)
+		id = []byte(ix.migratedID(i))
 		ix.noteParsed(parsedPos, i)
 		ix.parents = append(ix.parents, i-1) // v1: a chain; -1 is None for the first
 	} else {
-		n.id, _ = text(s.ID)
+		id = idBytes(s.ID)
 		ix.parents = append(ix.parents, ix.parentOf(i, s.ParentID))
 	}
 	ix.nodes = append(ix.nodes, n)
-	if _, dup := ix.byID[n.id]; dup {
+	if ix.ids.add(id) {
 		ix.duplicates = true
 	}
-	ix.byID[n.id] = i
 	if n.typ == TypeLabel && s.TargetID != nil {
 		target, _ := text(s.TargetID)
 		label, _ := text(s.Label)
@@ -163,8 +163,10 @@ func (ix *Index) parentOf(i int32, raw []byte) int32 {
 	if len(raw) < 2 || raw[0] != '"' || len(raw) == 2 {
 		return None // null, absent, "" or not a string: a root, as in Pi
 	}
-	if p, ok := ix.byID[string(raw[1:len(raw)-1])]; ok && !hasEscapeOrInvalid(raw[1:len(raw)-1]) {
-		return p
+	if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
+		if p, ok := ix.ids.lookup(inner); ok {
+			return p
+		}
 	}
 	pid, _ := text(raw)
 	ix.pending[i] = pid
@@ -200,7 +202,7 @@ func (ix *Index) migratedID(i int32) string {
 	for salt := 0; ; salt++ {
 		sum := sha256.Sum256([]byte(ix.Header.ID + "/" + strconv.Itoa(int(i)) + "/" + strconv.Itoa(salt)))
 		id := hex.EncodeToString(sum[:4])
-		if _, taken := ix.byID[id]; !taken {
+		if _, taken := ix.ids.lookup([]byte(id)); !taken {
 			return id
 		}
 	}
@@ -211,7 +213,7 @@ func (ix *Index) migratedID(i int32) string {
 // lookups do.
 func (ix *Index) link() {
 	for i, pid := range ix.pending {
-		if p, ok := ix.byID[pid]; ok {
+		if p, ok := ix.ids.lookup([]byte(pid)); ok {
 			ix.parents[i] = p
 			delete(ix.pending, i)
 		}
@@ -220,7 +222,7 @@ func (ix *Index) link() {
 	if ix.duplicates {
 		for i, p := range ix.parents {
 			if p >= 0 {
-				ix.parents[i] = ix.byID[ix.nodes[p].id]
+				ix.parents[i], _ = ix.ids.lookup([]byte(ix.ids.id(p)))
 			}
 		}
 	}
@@ -232,3 +234,17 @@ const dangling = -2
 // hasSpaceAfter reports whether anything but the closing brace follows
 // position end of a line.
 func hasSpaceAfter(line []byte, end int) bool { return len(line) != end+1 }
+
+// idBytes returns the text of a raw id value: the bytes between the quotes
+// when there is no escape, the decoded string otherwise, and nothing for a
+// missing or non-string id.
+func idBytes(raw []byte) []byte {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil
+	}
+	if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
+		return inner
+	}
+	id, _ := DecodeString(raw)
+	return []byte(id)
+}

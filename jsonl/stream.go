@@ -117,7 +117,7 @@ func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error)
 // passesThrough reports whether entry i contributes its message unchanged.
 func (ix *Index) passesThrough(s *Selection, i int) bool {
 	n := &ix.nodes[i]
-	return n.plain && n.role != roleHookMessage && n.role != roleNone && !s.hasEdit(n.id)
+	return n.plain && n.role != roleHookMessage && n.role != roleNone && !s.hasEdit(ix.ID(i))
 }
 
 // rawMessage returns the bytes of a plain message entry's message object.

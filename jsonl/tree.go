@@ -8,7 +8,7 @@ import (
 func (ix *Index) Len() int { return len(ix.nodes) }
 
 // ID returns entry i's id.
-func (ix *Index) ID(i int) string { return ix.nodes[i].id }
+func (ix *Index) ID(i int) string { return ix.ids.id(int32(i)) }
 
 // Type returns entry i's type.
 func (ix *Index) Type(i int) EntryType { return ix.nodes[i].typ }
@@ -45,7 +45,7 @@ func (ix *Index) Role(i int) string { return roleNames[ix.nodes[i].role] }
 // Lookup returns the entry number for an id; with duplicate ids the later entry
 // wins, as in Pi.
 func (ix *Index) Lookup(id string) (int, bool) {
-	i, ok := ix.byID[id]
+	i, ok := ix.ids.lookup([]byte(id))
 	return int(i), ok
 }
 
@@ -70,7 +70,7 @@ func (ix *Index) ResolveLeaf(id string) (int, error) {
 
 // Label returns the current label of entry i, if any.
 func (ix *Index) Label(i int) (labelEntry int, ok bool) {
-	l, ok := ix.labels[ix.nodes[i].id]
+	l, ok := ix.labels[ix.ID(i)]
 	return int(l), ok
 }
 
@@ -165,7 +165,7 @@ func (ix *Index) cycleError(leaf int32) *CycleError {
 	}
 	e := &CycleError{File: ix.Name}
 	for start := cur; ; {
-		e.Entries = append(e.Entries, CycleEntry{ID: ix.nodes[cur].id, Line: int(ix.nodes[cur].line)})
+		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(int(cur)), Line: int(ix.nodes[cur].line)})
 		if cur = ix.parents[cur]; cur == start {
 			return e
 		}

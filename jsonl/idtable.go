@@ -1,0 +1,122 @@
+package jsonl
+
+import (
+	"hash/maphash"
+	"unsafe"
+)
+
+// idChunkBytes is the size of each block of id text. Blocks never move once
+// allocated, so the strings handed out point into them safely.
+const idChunkBytes = 1 << 20
+
+// idTable maps entry ids to entry numbers with open addressing over a slice of
+// int32, and keeps the id text in large pointer-free blocks: a few bytes per
+// entry and nothing for the garbage collector to trace, instead of a Go map of
+// strings (about 60 bytes per entry).
+type idTable struct {
+	seed   maphash.Seed
+	slots  []int32  // entry number + 1; 0 is an empty slot
+	refs   []uint64 // each entry's id: block << 44 | position << 24 | length
+	chunks [][]byte
+	count  int
+}
+
+const (
+	refLenBits = 24
+	refPosBits = 20
+)
+
+func newIDTable() *idTable {
+	return &idTable{seed: maphash.MakeSeed(), slots: make([]int32, 1024)}
+}
+
+// add records the id of the next entry (number len(ids)) and makes it the one
+// the id resolves to, as the later duplicate wins in Pi. It reports whether the
+// id was already taken.
+func (t *idTable) add(id []byte) (dup bool) {
+	entry := int32(len(t.refs))
+	t.refs = append(t.refs, t.intern(id))
+	if 2*(t.count+1) > len(t.slots) {
+		t.grow()
+	}
+	slot, found := t.find(id)
+	if !found {
+		t.count++
+	}
+	t.slots[slot] = entry + 1
+	return found
+}
+
+// lookup returns the entry an id resolves to.
+func (t *idTable) lookup(id []byte) (int32, bool) {
+	slot, found := t.find(id)
+	if !found {
+		return 0, false
+	}
+	return t.slots[slot] - 1, true
+}
+
+// find returns the slot holding id, or the empty slot where it would go.
+func (t *idTable) find(id []byte) (int, bool) {
+	mask := len(t.slots) - 1
+	for slot := int(maphash.Bytes(t.seed, id)) & mask; ; slot = (slot + 1) & mask {
+		e := t.slots[slot]
+		if e == 0 {
+			return slot, false
+		}
+		if t.id(e-1) == string(id) {
+			return slot, true
+		}
+	}
+}
+
+func (t *idTable) grow() {
+	old := t.slots
+	t.slots = make([]int32, 2*len(old))
+	mask := len(t.slots) - 1
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		slot := int(maphash.String(t.seed, t.id(e-1))) & mask
+		for t.slots[slot] != 0 {
+			slot = (slot + 1) & mask
+		}
+		t.slots[slot] = e
+	}
+}
+
+// id returns entry i's id as a string over its block, without copying.
+func (t *idTable) id(i int32) string {
+	ref := t.refs[i]
+	n := int(ref & (1<<refLenBits - 1))
+	if n == 0 {
+		return ""
+	}
+	pos := int(ref >> refLenBits & (1<<refPosBits - 1))
+	return unsafe.String(&t.chunks[ref>>(refLenBits+refPosBits)][pos], n)
+}
+
+// intern copies id into a block and returns its reference. An id too long for
+// a shared block gets a block of its own.
+func (t *idTable) intern(id []byte) uint64 {
+	if len(id) == 0 {
+		return 0
+	}
+	if len(id) >= 1<<refLenBits {
+		id = id[:1<<refLenBits-1] // ids this long are not ids; keep what fits
+	}
+	n := len(t.chunks)
+	if len(id) > idChunkBytes/16 {
+		t.chunks = append(t.chunks, append([]byte(nil), id...))
+		return uint64(n)<<(refLenBits+refPosBits) | uint64(len(id))
+	}
+	if n == 0 || cap(t.chunks[n-1])-len(t.chunks[n-1]) < len(id) {
+		t.chunks = append(t.chunks, make([]byte, 0, idChunkBytes))
+		n++
+	}
+	c := t.chunks[n-1]
+	pos := len(c)
+	t.chunks[n-1] = append(c, id...)
+	return uint64(n-1)<<(refLenBits+refPosBits) | uint64(pos)<<refLenBits | uint64(len(id))
+}
