@@ -56,6 +56,7 @@ and [allowlist] entries.
 			&cli.BoolFlag{Name: "in-place", Usage: "replace each input atomically, keeping FILE.bak"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any"},
 			&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json"},
+			&cli.BoolFlag{Name: "json", Usage: "same as --report json"},
 			&cli.StringSliceFlag{Name: "rules", Usage: "extra rules and allowlists from `FILE` (TOML or JSON)"},
 			&cli.StringSliceFlag{Name: "secret", Usage: "also redact this literal `VALUE`"},
 			&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)"},
@@ -75,9 +76,13 @@ and [allowlist] entries.
 }
 
 func redactFlags(c *cli.Context) redactOptions {
+	report := c.String("report")
+	if c.Bool("json") {
+		report = "json"
+	}
 	return redactOptions{
 		out: c.String("output"), inPlace: c.Bool("in-place"), check: c.Bool("check"),
-		report: c.String("report"), rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
+		report: report, rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
 		red: redact.Options{
 			Salt: c.String("salt"), Secrets: c.StringSlice("secret"), PII: c.Bool("pii"), Paths: c.Bool("paths"),
 			DropSignatures: c.Bool("drop-signatures"), DropImages: c.Bool("drop-images"),
