@@ -149,3 +149,66 @@ func waitForDOM(t *testing.T, c *cdp) string {
 	t.Fatal("the page did not finish loading")
 	return ""
 }
+
+// event reads messages until an event of the attached page named method
+// whose params contain want, and returns when it came.
+func (c *cdp) event(method, want string) (time.Time, error) {
+	for {
+		raw, err := c.out.ReadBytes(0)
+		if err != nil {
+			return time.Time{}, err
+		}
+		var ev struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(raw[:len(raw)-1], &ev) == nil && ev.Method == method && strings.Contains(string(ev.Params), want) {
+			return time.Now(), nil
+		}
+	}
+}
+
+// TestFirstPaint measures, for the page named by $PITOOL_PAINT_HTML, how
+// long Chromium takes to the first contentful paint and to the load event.
+// It is a measurement for bench/README.md, not a pass/fail check.
+func TestFirstPaint(t *testing.T) {
+	page := os.Getenv("PITOOL_PAINT_HTML")
+	if page == "" {
+		t.Skip("set PITOOL_PAINT_HTML to a page to measure")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c := startCDP(t, ctx)
+	res, err := c.call("Target.createTarget", map[string]any{"url": "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target struct{ TargetID string }
+	json.Unmarshal(res, &target)
+	res, err = c.call("Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var attached struct{ SessionID string }
+	json.Unmarshal(res, &attached)
+	c.session = attached.SessionID
+	for _, m := range []string{"Page.enable", "Page.setLifecycleEventsEnabled"} {
+		if _, err := c.call(m, map[string]any{"enabled": true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	abs, _ := filepath.Abs(page)
+	start := time.Now()
+	if _, err := c.call("Page.navigate", map[string]any{"url": "file://" + abs}); err != nil {
+		t.Fatal(err)
+	}
+	fcp, err := c.event("Page.lifecycleEvent", `"firstContentfulPaint"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load, err := c.event("Page.lifecycleEvent", `"load"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: first contentful paint %.2fs, load %.2fs", page, fcp.Sub(start).Seconds(), load.Sub(start).Seconds())
+}

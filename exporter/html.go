@@ -84,9 +84,43 @@ func ExportHTML(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOpti
 	return bw.Flush()
 }
 
-// entries renders the sequence, skipping tool results already shown with
-// their calls.
+// viewQueue is how many built views may wait for the page writer.
+const viewQueue = 64
+
+// entries renders the sequence: this goroutine decodes entries and builds
+// their views while another executes the template and writes, so that a big
+// export uses two cores.
 func (r *renderer) entries(ctx context.Context, w io.Writer) error {
+	views := make(chan *entryView, viewQueue)
+	failed := make(chan struct{})
+	var werr error
+	go func() {
+		defer close(failed)
+		werr = writeViews(w, views)
+	}()
+	err := r.buildViews(ctx, views, failed)
+	close(views)
+	<-failed
+	if werr != nil {
+		return werr
+	}
+	return err
+}
+
+// writeViews writes each view as it comes; after an error it returns at once,
+// and its caller stops sending.
+func writeViews(w io.Writer, views <-chan *entryView) error {
+	for v := range views {
+		if err := page().ExecuteTemplate(w, "entry", v); err != nil {
+			return fmt.Errorf("write page: %w", err)
+		}
+	}
+	return nil
+}
+
+// buildViews sends the view of every entry in order, skipping tool results
+// already shown with their calls.
+func (r *renderer) buildViews(ctx context.Context, views chan<- *entryView, failed <-chan struct{}) error {
 	for r.pos = 0; r.pos < len(r.seq); r.pos++ {
 		if r.pos%cancelEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -104,8 +138,10 @@ func (r *renderer) entries(ctx context.Context, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := page().ExecuteTemplate(w, "entry", v); err != nil {
-			return fmt.Errorf("write page: %w", err)
+		select {
+		case views <- v:
+		case <-failed:
+			return nil
 		}
 		r.prev = e.N
 	}

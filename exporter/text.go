@@ -27,7 +27,7 @@ import (
 const (
 	maxMarkdownBytes   = 256 << 10 // larger texts are shown as plain preformatted text
 	maxHighlightBytes  = 16 << 10  // larger code is not highlighted
-	highlightBudget    = 96 << 10  // code highlighted per page, in source bytes
+	highlightBudget    = 32 << 10  // code highlighted per page, in source bytes
 	maxPreviewBytes    = 4 << 10   // a collapsed output's preview never exceeds this
 	maxFullFormatBytes = 2 << 10   // a collapsed output's full text is highlighted up to this size
 )
