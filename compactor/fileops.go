@@ -73,21 +73,24 @@ func (f *FileOps) addToolCalls(content jsonl.RawMessage) {
 var toolCallType = []byte(`"toolCall"`)
 
 func (f *FileOps) addCall(call jsonl.Object) {
+	var set *[]string
+	kind := call.String("name")
+	switch kind {
+	case "read":
+		set = &f.Read
+	case "write":
+		set = &f.Written
+	case "edit":
+		set = &f.Edited
+	default:
+		return
+	}
 	args, err := jsonl.ParseObject(call.Get("arguments"))
 	if err != nil {
 		return
 	}
-	path := args.String("path")
-	if path == "" {
-		return
-	}
-	switch call.String("name") {
-	case "read":
-		f.add(&f.Read, "r", path)
-	case "write":
-		f.add(&f.Written, "w", path)
-	case "edit":
-		f.add(&f.Edited, "e", path)
+	if path := args.String("path"); path != "" {
+		f.add(set, kind, path)
 	}
 }
 
@@ -102,10 +105,10 @@ func (f *FileOps) addPrevious(compaction *jsonl.Entry) {
 		return
 	}
 	for _, p := range stringArray(details.Get("readFiles")) {
-		f.add(&f.Read, "r", p)
+		f.add(&f.Read, "read", p)
 	}
 	for _, p := range stringArray(details.Get("modifiedFiles")) {
-		f.add(&f.Edited, "e", p)
+		f.add(&f.Edited, "edit", p)
 	}
 }
 
