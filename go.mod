@@ -3,16 +3,16 @@ module github.com/pitool/pitool
 go 1.26.8
 
 require (
+	github.com/BurntSushi/toml v1.6.0
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/goccy/go-json v0.10.5
 	github.com/klauspost/compress v1.20.4
 	github.com/urfave/cli/v2 v2.27.7
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
 	github.com/aymerick/douceur v0.2.0 // indirect
-	github.com/coregx/ahocorasick v0.3.1 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/gofrs/flock v0.13.2 // indirect
