@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -71,6 +74,9 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 	if run.dir == "" {
 		if run.dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
 			return nil, err
+		}
+		if _, err := os.Stat(run.dir); errors.Is(err, fs.ErrNotExist) {
+			return run, nil // Pi has written no session yet: nothing to do
 		}
 	}
 	sh, err := parseShard(c.String("shard"))
