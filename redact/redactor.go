@@ -96,9 +96,6 @@ func buildConfig(opts Options) (*Config, error) {
 	return cfg, nil
 }
 
-// RuleIDs lists the ids of the active rules.
-func (r *Redactor) RuleIDs() []string { return r.rs.ruleIDs() }
-
 // RedactLine redacts one line (without its newline). out is line itself
 // when nothing changed. A line that is not JSON is redacted as plain text
 // and err wraps ErrNotJSON.

@@ -181,12 +181,3 @@ func (rs *ruleset) hits(lower []byte) []ahocorasick.Match {
 	}
 	return rs.ac.FindAllOverlapping(lower)
 }
-
-// ruleIDs lists the ids of the compiled rules.
-func (rs *ruleset) ruleIDs() []string {
-	ids := make([]string, len(rs.rules))
-	for i, r := range rs.rules {
-		ids[i] = r.id
-	}
-	return ids
-}
