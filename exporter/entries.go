@@ -36,7 +36,7 @@ func (r *renderer) view(e *jsonl.Entry) (*entryView, error) {
 	case jsonl.TypeBranchSummary, jsonl.TypeCompaction:
 		r.summaryView(v, e)
 	default:
-		v.Kind, v.Setting = "setting", settingText(e, r.ix)
+		v.Kind, v.Setting = "setting", settingText(e)
 		v.Summary = v.Setting
 	}
 	return v, err
@@ -165,13 +165,13 @@ func (r *renderer) bashView(msg jsonl.Message) *bashView {
 }
 
 func (r *renderer) customView(v *entryView, customType string, content, display jsonl.RawMessage) {
-	text, ok := jsonl.DecodeString(content)
-	if !ok {
-		text = string(content)
+	text, blocks := contentOf(content)
+	if text == "" && blocks == nil && !jsonl.IsNull(content) {
+		text = string(content) // neither a string nor blocks: show the JSON
 	}
 	r.stats.custom++
 	v.Kind, v.Summary = "custom", "["+customType+"] "+summaryLine(text)
-	v.Custom = &customView{Type: customType, Hidden: string(display) == "false", Body: r.md.Render(text)}
+	v.Custom = &customView{Type: customType, Hidden: string(display) == "false", Body: r.md.Render(text), Images: images(blocks)}
 }
 
 func (r *renderer) summaryView(v *entryView, e *jsonl.Entry) {
@@ -199,7 +199,7 @@ func stringList(raw jsonl.RawMessage) []string {
 }
 
 // settingText is the one line shown for entries that are not messages.
-func settingText(e *jsonl.Entry, ix *jsonl.Index) string {
+func settingText(e *jsonl.Entry) string {
 	o := e.Obj
 	switch e.Type {
 	case jsonl.TypeModelChange:

@@ -86,7 +86,7 @@ func (m *mdWriter) entry(e *jsonl.Entry) error {
 	case jsonl.TypeBranchSummary:
 		m.section("Branch summary", e, e.Obj.String("summary"))
 	case jsonl.TypeModelChange, jsonl.TypeThinkingLevelChange:
-		m.printf("\n*%s*\n", settingText(e, m.r.ix))
+		m.printf("\n*%s*\n", settingText(e))
 	}
 	return nil
 }

@@ -87,6 +87,7 @@ type customView struct {
 	Type   string
 	Hidden bool
 	Body   template.HTML
+	Images []imageView
 }
 
 // contentOf splits message content (a string or blocks) into its joined text
