@@ -9,8 +9,9 @@
 #   JOBS=N       pitool -j (default 2)
 #   PI_REF=PATH  the reference runner (default ../shared/pi-reference/pi-ref); skipped if absent
 #
-# Prints wall, user and sys seconds and MB/s (wall, and CPU-bound: bytes / ((user+sys)/JOBS)),
-# because a shared machine's wall time says more about its load than about pitool.
+# Prints wall, user and sys seconds and MB/s: wall, and CPU-bound (bytes / ((user+sys)/JOBS), the
+# wall time the run would take with JOBS idle cores), because a shared machine's wall time says
+# more about its load than about pitool.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -42,22 +43,22 @@ timed() { # prints "wall user sys"
 	t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 )
 	echo "$t"
 }
-report() { # name bytes wall user sys
-	awk -v n="$1" -v b="$2" -v w="$3" -v u="$4" -v s="$5" -v j="$jobs" 'BEGIN {
+report() { # name jobs bytes wall user sys
+	awk -v n="$1" -v j="$2" -v b="$3" -v w="$4" -v u="$5" -v s="$6" 'BEGIN {
 		mb = b / 1048576
 		printf "%-34s %8.0f MB  wall %6.2fs  user %6.2fs  sys %5.2fs  %7.1f MB/s wall  %7.1f MB/s cpu-bound\n",
 			n, mb, w, u, s, mb / w, mb / ((u + s) / j) }'
 }
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 # shellcheck disable=SC2046
-report "pitool compact --plan -j $jobs" "$bytes" $(timed "$bin/pitool" compact --plan -j "$jobs" "$dir")
+report "pitool compact --plan -j $jobs" "$jobs" "$bytes" $(timed "$bin/pitool" compact --plan -j "$jobs" "$dir")
 # shellcheck disable=SC2046
-report "pitool compact --plan --json -j $jobs" "$bytes" $(timed "$bin/pitool" compact --plan --json -j "$jobs" "$dir")
+report "pitool compact --plan --json -j $jobs" "$jobs" "$bytes" $(timed "$bin/pitool" compact --plan --json -j "$jobs" "$dir")
 one="$dir/s1.jsonl"
 one_bytes=$(wc -c <"$one")
 # shellcheck disable=SC2046
-report "pitool compact --plan (s1 only)" "$one_bytes" $(timed "$bin/pitool" compact --plan --json "$one")
+report "pitool compact --plan (s1 only)" 1 "$one_bytes" $(timed "$bin/pitool" compact --plan --json "$one")
 if [ -x "$pi_ref" ]; then
 	# shellcheck disable=SC2046
-	report "pi-ref prepare (s1 only)" "$one_bytes" $(timed "$pi_ref" prepare "$one")
+	report "pi-ref prepare (s1 only)" 1 "$one_bytes" $(timed "$pi_ref" prepare "$one")
 fi
