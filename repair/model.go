@@ -109,12 +109,15 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // does not copy its table as it grows.
 const bytesPerEntryGuess = 1024
 
+// maxEntriesGuess caps that first size, for a huge file of few long lines.
+const maxEntriesGuess = 1 << 20
+
 // scanModel reads a session stream once and builds its model, adding the
 // findings about single lines to fs. sizeHint is the input size if known.
 func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
 	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra}
 	if sizeHint > 0 {
-		m.entries = make([]entry, 0, sizeHint/bytesPerEntryGuess+16)
+		m.entries = make([]entry, 0, min(sizeHint/bytesPerEntryGuess, maxEntriesGuess)+16)
 	}
 	sc := jsonl.NewScanner(r, name)
 	var p parser
