@@ -2,6 +2,7 @@ package repair
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -140,12 +141,13 @@ var codes = map[string]codeInfo{
 	"message.content-type":             {sev: SevWarning, fix: fixNone, note: "Pi may fail on this message; correct it by hand"},
 }
 
-// Codes lists every finding code validate can report.
+// Codes lists every finding code validate can report, sorted.
 func Codes() []string {
 	out := make([]string, 0, len(codes))
 	for c := range codes {
 		out = append(out, c)
 	}
+	sort.Strings(out)
 	return out
 }
 
