@@ -27,8 +27,8 @@ func newSessionFlags() []cli.Flag {
 	}
 }
 
-func newSessionOpts(a *fileArgs) (newSessionOptions, error) {
-	o := newSessionOptions{out: a.String("output"), dir: a.String("dir"), json: a.Bool("json")}
+func newSessionOpts(c *cli.Context) (newSessionOptions, error) {
+	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json")}
 	if o.out != "" && o.dir != "" {
 		return o, usagef("give -o or --dir, not both")
 	}
@@ -52,15 +52,15 @@ lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
 			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)"},
 		}, newSessionFlags()...),
 		Action: func(c *cli.Context) error {
-			a, err := parseFileArgs(c)
+			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			opts, err := newSessionOpts(a)
+			opts, err := newSessionOpts(c)
 			if err != nil {
 				return err
 			}
-			return runClone(e, opts, a.file, a.String("leaf"))
+			return runClone(e, opts, file, c.String("leaf"))
 		},
 	}
 }

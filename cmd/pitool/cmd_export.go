@@ -42,10 +42,10 @@ func exportFlags() []cli.Flag {
 	}
 }
 
-func exportOpts(a *fileArgs) exportOptions {
-	return exportOptions{out: a.String("output"), leaf: a.String("leaf"), allBranches: a.Bool("all-branches"),
-		noThinking: a.Bool("no-thinking"), noToolOutput: a.Bool("no-tool-output"), title: a.String("title"),
-		redact: a.Bool("redact")}
+func exportOpts(c *cli.Context) exportOptions {
+	return exportOptions{out: c.String("output"), leaf: c.String("leaf"), allBranches: c.Bool("all-branches"),
+		noThinking: c.Bool("no-thinking"), noToolOutput: c.Bool("no-tool-output"), title: c.String("title"),
+		redact: c.Bool("redact")}
 }
 
 func exportHTMLCommand(e *env) *cli.Command {
@@ -70,11 +70,11 @@ By default the active branch is shown; --leaf picks another one and
 			&cli.BoolFlag{Name: "all-branches", Usage: "show every branch of the tree (the sidebar switches between them)"},
 		),
 		Action: func(c *cli.Context) error {
-			a, err := parseFileArgs(c)
+			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return runExport(e, c, exportOpts(a), a.file, htmlWriter)
+			return runExport(e, c, exportOpts(c), file, htmlWriter)
 		},
 	}
 }
@@ -89,11 +89,11 @@ issues and docs: user and assistant turns, tool calls with their results in
 fenced blocks, summaries, and errors and aborted turns marked.`,
 		Flags: exportFlags(),
 		Action: func(c *cli.Context) error {
-			a, err := parseFileArgs(c)
+			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return runExport(e, c, exportOpts(a), a.file, markdownWriter)
+			return runExport(e, c, exportOpts(c), file, markdownWriter)
 		},
 	}
 }

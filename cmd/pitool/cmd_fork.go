@@ -35,15 +35,15 @@ modified. The path written is printed on stdout.`,
 			&cli.StringFlag{Name: "cwd", Usage: "project `DIR` to fork the whole session into"},
 		}, newSessionFlags()...),
 		Action: func(c *cli.Context) error {
-			a, err := parseFileArgs(c)
+			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			ns, err := newSessionOpts(a)
+			ns, err := newSessionOpts(c)
 			if err != nil {
 				return err
 			}
-			return runFork(e, forkOptions{newSessionOptions: ns, at: a.String("at"), cwd: a.String("cwd")}, a.file)
+			return runFork(e, forkOptions{newSessionOptions: ns, at: c.String("at"), cwd: c.String("cwd")}, file)
 		},
 	}
 }
