@@ -88,7 +88,8 @@ func commands(e *env) []*cli.Command {
 // run executes pitool with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	err := newApp(e).RunContext(ctx, args)
+	app := newApp(e)
+	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)
 	if err != nil && code != exitFindings {
 		fmt.Fprintf(stderr, "pitool: error: %s\n", strings.TrimSuffix(err.Error(), "."))

@@ -1,79 +1,82 @@
 package main
 
 import (
-	"flag"
-	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// fileArgs is a command line of one FILE whose flags may come before or after
-// it: urfave/cli stops at the first argument, but the documented form is
-// 'pitool export html FILE -o OUT'.
-type fileArgs struct {
-	c    *cli.Context
-	tail *flag.FlagSet // flags given after FILE
-	file string
-}
-
-// parseFileArgs reads exactly one FILE (or -) and any flags after it.
-func parseFileArgs(c *cli.Context) (*fileArgs, error) {
-	if c.NArg() == 0 {
-		return nil, usagef("%s takes exactly one FILE (or - for stdin), got 0", c.Command.Name)
+// flagsFirst lets flags follow the file names, as users expect
+// (`pitool redact FILE -o OUT`): urfave/cli v2 stops reading flags at the first
+// argument, so the command's flags (with their values) are moved in front of
+// its arguments before parsing. "--" ends the reordering, and "-" stays an
+// argument (standard input).
+func flagsFirst(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
 	}
-	a := &fileArgs{c: c, file: c.Args().First(), tail: flag.NewFlagSet(c.Command.Name, flag.ContinueOnError)}
-	a.tail.SetOutput(io.Discard)
-	for _, f := range c.Command.Flags {
-		if err := f.Apply(a.tail); err != nil {
-			return nil, err
+	cmd := findCommand(app.Commands, args[1])
+	if cmd == nil {
+		return args
+	}
+	rest := args[2:]
+	head := append([]string{}, args[:2]...)
+	if len(rest) > 0 && len(cmd.Subcommands) > 0 {
+		if sub := findCommand(cmd.Subcommands, rest[0]); sub != nil {
+			head, rest, cmd = append(head, rest[0]), rest[1:], sub
 		}
 	}
-	if err := a.tail.Parse(c.Args().Tail()); err != nil {
-		return nil, usagef("%v", err)
-	}
-	if a.tail.NArg() > 0 {
-		return nil, usagef("%s takes exactly one FILE (or - for stdin), got %d", c.Command.Name, 1+a.tail.NArg())
-	}
-	return a, nil
+	flags, positional := splitFlags(cmd, rest)
+	return append(append(head, flags...), positional...)
 }
 
-// given returns the flag set after FILE under name or one of its aliases.
-func (a *fileArgs) given(name string) *flag.Flag {
-	var found *flag.Flag
-	a.tail.Visit(func(f *flag.Flag) {
-		for _, n := range a.names(name) {
-			if f.Name == n {
-				found = f
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// splitFlags separates a command's flags, each with its value when it takes
+// one, from its positional arguments, keeping the order within each.
+func splitFlags(cmd *cli.Command, args []string) (flags, positional []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return flags, append(positional, args[i:]...)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			positional = append(positional, a)
+		default:
+			flags = append(flags, a)
+			if takesValue(cmd, a) && i+1 < len(args) {
+				i++
+				flags = append(flags, args[i])
 			}
 		}
-	})
-	return found
+	}
+	return flags, positional
 }
 
-// names returns a flag's name and aliases.
-func (a *fileArgs) names(name string) []string {
-	for _, f := range a.c.Command.Flags {
+// takesValue reports whether flag arg (without an inline =value) is one of
+// cmd's flags that needs a value.
+func takesValue(cmd *cli.Command, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	for _, f := range cmd.Flags {
 		for _, n := range f.Names() {
-			if n == name {
-				return f.Names()
+			if n != name {
+				continue
 			}
+			if dv, ok := f.(cli.DocGenerationFlag); ok {
+				return dv.TakesValue()
+			}
+			return true
 		}
 	}
-	return []string{name}
-}
-
-// String returns a string flag, given before or after FILE.
-func (a *fileArgs) String(name string) string {
-	if f := a.given(name); f != nil {
-		return f.Value.String()
-	}
-	return a.c.String(name)
-}
-
-// Bool returns a boolean flag, given before or after FILE.
-func (a *fileArgs) Bool(name string) bool {
-	if f := a.given(name); f != nil {
-		return f.Value.String() == "true"
-	}
-	return a.c.Bool(name)
+	return false
 }

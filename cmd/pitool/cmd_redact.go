@@ -44,7 +44,7 @@ Ids, parents, types and every line without a finding stay byte-identical.
    pitool redact -o OUTDIR DIR          redacted copies under OUTDIR
    pitool redact --in-place FILE...     replace files, keeping FILE.bak
 
-Flags go before the files. Output keeps the input's compression.
+Output keeps the input's compression.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
 value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
@@ -121,11 +121,6 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 }
 
 func (o redactOptions) validate(args []string) error {
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' {
-			return usagef("flag %s after a file name: flags go first, as in 'pitool redact -o OUT FILE'", a)
-		}
-	}
 	modes := 0
 	for _, on := range []bool{o.check, o.inPlace, o.out != ""} {
 		if on {
