@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -120,5 +119,3 @@ func (s shard) takes(key string) bool {
 	}
 	return h%s.n == s.k
 }
-
-func (s shard) String() string { return fmt.Sprintf("%d/%d", s.k, s.n) }
