@@ -32,7 +32,7 @@ func (p *Preparation) PlanFields() jsonl.Object {
 		"turnPrefixMessages", jsonl.AppendInt(nil, int64(len(p.TurnPrefixMessages))),
 		"summarizeText", jsonl.QuoteString(p.SummarizeText()),
 		"turnPrefixText", jsonl.QuoteString(p.TurnPrefixText()),
-		"files", p.FileOps.Lists().AppendJSON(nil),
+		"files", p.Files().AppendJSON(nil),
 	)
 }
 

@@ -26,11 +26,35 @@ type Preparation struct {
 	IsSplitTurn         bool
 	TokensBefore        int
 	PreviousSummary     jsonl.RawMessage // nil without a previous compaction
-	FileOps             FileOps
 	// SystemMessage is the current system message of the projected context,
 	// the checkpoint the compaction entry carries.
 	SystemMessage    jsonl.Object
 	HasSystemMessage bool
+
+	previous *jsonl.Entry // the previous compaction, whose file lists carry over
+	files    *FileLists   // computed on first use
+}
+
+// Files is Pi's extractFileOperations and computeFileLists: the files read and
+// modified by the summarized messages (the turn prefix included) and those the
+// previous compaction listed. It is computed on first use.
+func (p *Preparation) Files() FileLists {
+	if p.files != nil {
+		return *p.files
+	}
+	var ops FileOps
+	if p.previous != nil {
+		ops.addPrevious(p.previous)
+	}
+	for _, m := range p.MessagesToSummarize {
+		ops.AddFromMessage(m)
+	}
+	for _, m := range p.TurnPrefixMessages {
+		ops.AddFromMessage(m)
+	}
+	lists := ops.Lists()
+	p.files = &lists
+	return lists
 }
 
 // PathEntry is what the rules read of a path entry besides its projection.
@@ -154,22 +178,12 @@ func PrepareProjection(proj *jsonl.Projection, path []PathEntry, tokens int, s S
 	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
 		return nil
 	}
-	p.collectFiles(entries, prev)
+	if prev >= 0 {
+		p.previous = entries[prev].Entry
+		p.PreviousSummary = p.previous.Obj.Get("summary")
+	}
 	p.SystemMessage, p.HasSystemMessage = CurrentSystemMessage(proj.Messages)
 	return p
-}
-
-func (p *Preparation) collectFiles(entries []jsonl.ProjectedEntry, prev int) {
-	if prev >= 0 {
-		p.PreviousSummary = entries[prev].Entry.Obj.Get("summary")
-		p.FileOps.addPrevious(entries[prev].Entry)
-	}
-	for _, m := range p.MessagesToSummarize {
-		p.FileOps.AddFromMessage(m)
-	}
-	for _, m := range p.TurnPrefixMessages {
-		p.FileOps.AddFromMessage(m)
-	}
 }
 
 // summarizable is Pi's getMessagesFromProjectedEntryForCompaction over a range:

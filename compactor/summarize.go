@@ -79,7 +79,7 @@ func Compact(ctx context.Context, p *Preparation, s Summarizer, instructions, fi
 	if err != nil {
 		return nil, err
 	}
-	lists := p.FileOps.Lists()
+	lists := p.Files()
 	return &Result{Summary: summary + lists.Format(), FirstKeptEntryID: p.FirstKeptEntryID,
 		TokensBefore: p.TokensBefore, Usage: usage, Details: lists, Elapsed: time.Since(start)}, nil
 }
