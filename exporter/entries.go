@@ -61,7 +61,7 @@ func (r *renderer) messageView(v *entryView, e *jsonl.Entry) error {
 	case jsonl.RoleUser:
 		text, blocks := contentOf(msg.Content)
 		v.Kind, v.Summary = "user", summaryLine(text)
-		v.User = &userView{Text: r.md.Render(text), Images: images(blocks)}
+		v.User = &userView{Text: r.markdown(text), Images: images(blocks)}
 	case jsonl.RoleAssistant:
 		return r.assistantView(v, msg)
 	case jsonl.RoleToolResult:
@@ -107,7 +107,7 @@ func (r *renderer) assistantView(v *entryView, msg jsonl.Message) error {
 	for _, b := range blocks {
 		switch {
 		case b.Type == "text" && strings.TrimSpace(b.Text) != "":
-			a.Blocks = append(a.Blocks, blockView{Text: r.md.Render(b.Text)})
+			a.Blocks = append(a.Blocks, blockView{Text: r.markdown(b.Text)})
 			if v.Summary == "" {
 				v.Summary = summaryLine(b.Text)
 			}
@@ -171,11 +171,11 @@ func (r *renderer) customView(v *entryView, customType string, content, display 
 	}
 	r.stats.custom++
 	v.Kind, v.Summary = "custom", "["+customType+"] "+summaryLine(text)
-	v.Custom = &customView{Type: customType, Hidden: string(display) == "false", Body: r.md.Render(text), Images: images(blocks)}
+	v.Custom = &customView{Type: customType, Hidden: string(display) == "false", Body: r.markdown(text), Images: images(blocks)}
 }
 
 func (r *renderer) summaryView(v *entryView, e *jsonl.Entry) {
-	s := &summaryView{Body: r.md.Render(e.Obj.String("summary"))}
+	s := &summaryView{Body: r.markdown(e.Obj.String("summary"))}
 	details, _ := jsonl.ParseObject(e.Obj.Get("details"))
 	s.Read, s.Modified = stringList(details.Get("readFiles")), stringList(details.Get("modifiedFiles"))
 	if e.Type == jsonl.TypeCompaction {

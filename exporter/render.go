@@ -30,8 +30,10 @@ type renderer struct {
 }
 
 func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
-	hl := &highlighter{left: highlightBudget}
-	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(hl), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
+	// tool outputs are highlighted while views are built, markdown code while
+	// the page is written: each goroutine has its own half of the budget
+	hl := &highlighter{left: highlightBudget / 2}
+	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(&highlighter{left: highlightBudget / 2}), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
 		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {
@@ -210,5 +212,8 @@ func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error
 	}
 	return found, nil
 }
+
+// markdown defers rendering text to the page writer.
+func (r *renderer) markdown(text string) markdownText { return markdownText{r.md, text} }
 
 func itoa(n int) string { return strconv.Itoa(n) }

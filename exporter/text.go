@@ -38,6 +38,7 @@ const (
 type markdown struct {
 	md     goldmark.Markdown
 	policy *bluemonday.Policy
+	hl     *highlighter
 	buf    bytes.Buffer
 }
 
@@ -49,7 +50,7 @@ func newMarkdown(hl *highlighter) *markdown {
 			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{hl}, 100)),
 		),
 	)
-	return &markdown{md: md, policy: sanitizer()}
+	return &markdown{md: md, policy: sanitizer(), hl: hl}
 }
 
 // sanitizer is bluemonday's policy for user content, plus the class names
@@ -62,6 +63,22 @@ func sanitizer() *bluemonday.Policy {
 	p.RequireNoFollowOnLinks(true)
 	p.AddTargetBlankToFullyQualifiedLinks(true)
 	return p
+}
+
+// markdownText is message text whose HTML the page template asks for: the
+// markdown is rendered in the goroutine that writes the page, beside the one
+// that decodes entries.
+type markdownText struct {
+	md   *markdown
+	text string
+}
+
+// HTML renders the text.
+func (m markdownText) HTML() template.HTML {
+	if m.md == nil {
+		return ""
+	}
+	return m.md.Render(m.text)
 }
 
 // Render returns text as sanitized HTML.

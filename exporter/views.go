@@ -28,7 +28,7 @@ type entryView struct {
 }
 
 type userView struct {
-	Text   template.HTML
+	Text   markdownText
 	Images []imageView
 }
 
@@ -45,9 +45,9 @@ type assistantView struct {
 }
 
 type blockView struct {
-	Text     template.HTML // markdown text
-	Thinking string        // escaped by the template
-	Redacted bool          // thinking the provider withheld
+	Text     markdownText // markdown text
+	Thinking string       // escaped by the template
+	Redacted bool         // thinking the provider withheld
 }
 
 type bashView struct {
@@ -78,7 +78,7 @@ type toolParam struct {
 
 type summaryView struct {
 	Title    string
-	Body     template.HTML
+	Body     markdownText
 	Read     []string
 	Modified []string
 }
@@ -86,7 +86,7 @@ type summaryView struct {
 type customView struct {
 	Type   string
 	Hidden bool
-	Body   template.HTML
+	Body   markdownText
 	Images []imageView
 }
 
