@@ -59,10 +59,12 @@ reads fine with JavaScript off; the script adds the sidebar tree (filters:
 default, no-tools, user, labeled, all), search, toggles for thinking (T), tool
 outputs (O) and hidden messages (H), deep links (#entry-<id>) and copy buttons.
 
-Markdown is rendered and code highlighted; everything from the session is
-escaped or sanitized. Long outputs are collapsed and parsed by the browser
-only when opened. The page is written while the session is read, so big
-sessions export in bounded memory.
+Markdown is rendered (goldmark) and sanitized (bluemonday); everything else
+from the session is escaped, and a Content-Security-Policy lets only the
+page's own script run. Code is highlighted with chroma up to 32 KB per page
+(chroma lexes well under 1 MB/s), the rest is shown plain. Long outputs are
+collapsed and parsed by the browser only when opened. The page is written
+while the session is read, so big sessions export in bounded memory.
 
 By default the active branch is shown; --leaf picks another one and
 --all-branches shows the whole tree.`,
