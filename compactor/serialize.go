@@ -40,14 +40,19 @@ func serializeMessage(m jsonl.Object) []string {
 }
 
 func serializeAssistant(content jsonl.RawMessage) []string {
-	var parts, calls []string
+	var parts, texts, calls []string
+	hasText := false
 	for _, b := range blocks(content) {
-		if b.String("type") == "toolCall" {
+		switch b.String("type") {
+		case "toolCall":
 			calls = append(calls, b.String("name")+"("+serializeArgs(b.Get("arguments"))+")")
+		case "text":
+			hasText = true
+			texts = append(texts, b.String("text"))
 		}
 	}
-	if hasBlock(content, "text") {
-		parts = append(parts, "[Assistant]: "+contentText(content, "\n"))
+	if hasText {
+		parts = append(parts, "[Assistant]: "+strings.Join(texts, "\n"))
 	}
 	if len(calls) > 0 {
 		parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))

@@ -38,16 +38,6 @@ func contentText(content jsonl.RawMessage, sep string) string {
 	return strings.Join(parts, sep)
 }
 
-// hasBlock reports whether a content array holds a block of type typ.
-func hasBlock(content jsonl.RawMessage, typ string) bool {
-	for _, b := range blocks(content) {
-		if b.String("type") == typ {
-			return true
-		}
-	}
-	return false
-}
-
 // sliceHead is Pi's sliceHead: at most max UTF-16 code units of s, never
 // splitting a surrogate pair.
 func sliceHead(s string, max int) string {
