@@ -21,7 +21,6 @@ type node struct {
 	role   role   // message entries: the message's role
 	plain  bool   // message entries: content is not null and "message" is the last key
 	msgOff uint32 // message entries: where the message object starts in the line
-	id     string
 }
 
 // Index is the one-pass offset index of a session file: every entry as a small

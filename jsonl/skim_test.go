@@ -13,11 +13,10 @@ func isObjectJSON(b []byte) bool {
 func TestSkimLine(t *testing.T) {
 	var s skim
 	line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
-	id, _ := text(s.ID)
 	if !skimLine(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
 		t.Fatalf("skim = %+v", s)
 	}
-	if id, _ = text(s.ID); id != "ab" {
+	if id, _ := text(s.ID); id != "ab" {
 		t.Errorf("id = %q, want the escape decoded", id)
 	}
 	for _, bad := range []string{`{"a":1}{"b":2}`, `{"a":01}`, `{"a":"x`, `{"a":"\x01"}`, `{"a":1.}`, `[1]`, `{"a":"\q"}`, `{"a":tru}`, `{"a":1,}`} {

@@ -54,16 +54,6 @@ func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) er
 	return fn(ix, leaf)
 }
 
-// projectFile indexes a file and projects the path to a leaf ("" = active leaf).
-func projectFile(e *env, file, leafID string) (*jsonl.Projection, error) {
-	var proj *jsonl.Projection
-	err := withLeaf(e, file, leafID, func(ix *jsonl.Index, leaf int) (err error) {
-		proj, err = ix.ProjectLeaf(leaf)
-		return err
-	})
-	return proj, err
-}
-
 func oneFile(c *cli.Context) (string, error) {
 	if c.NArg() != 1 {
 		return "", usagef("%s takes exactly one FILE (or - for stdin), got %d", c.Command.Name, c.NArg())
