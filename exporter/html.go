@@ -132,6 +132,7 @@ func (r *renderer) buildViews(ctx context.Context, views chan<- *entryView, fail
 		r.noteSystemState(e)
 		if r.used[r.pos] {
 			delete(r.used, r.pos)
+			r.prev = e.N
 			continue
 		}
 		v, err := r.view(e)

@@ -260,3 +260,15 @@ func FuzzExportHTML(f *testing.F) {
 		ExportMarkdown(context.Background(), io.Discard, ix, HTMLOptions{})
 	})
 }
+
+// TestBranchMarkers checks that --all-branches marks exactly the places
+// where the page jumps back to an earlier entry: one per extra child.
+func TestBranchMarkers(t *testing.T) {
+	ix := indexFile(t, filepath.Join(corpus, "v3/branched.jsonl"))
+	_, roots := ix.Children()
+	want := len(ix.Leaves()) - len(roots)
+	page := exportHTML(t, ix, HTMLOptions{AllBranches: true})
+	if got := bytes.Count(page, []byte(`<div class="branch-start"`)); got != want {
+		t.Errorf("%d branch markers, want %d (leaves - roots)", got, want)
+	}
+}
