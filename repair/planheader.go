@@ -168,12 +168,31 @@ func (pl *plan) firstTimestamp() (string, error) {
 	return time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), nil
 }
 
+// applySet sets (or, for a nil value, deletes) fields of obj through its
+// methods. A key written twice in a line counts once, with its last value,
+// as JSON.parse reads it: the earlier ones are removed and the last one set
+// in place.
 func applySet(obj *jsonl.Object, set jsonl.Object) {
 	for k, key := range set.Keys {
+		keep := 1
 		if set.Vals[k] == nil {
-			obj.Delete(key)
-			continue
+			keep = 0
 		}
-		obj.Set(key, set.Vals[k])
+		for n := count(obj, key); n > keep; n-- {
+			obj.Delete(key)
+		}
+		if keep == 1 {
+			obj.Set(key, set.Vals[k])
+		}
 	}
+}
+
+func count(obj *jsonl.Object, key string) int {
+	n := 0
+	for _, k := range obj.Keys {
+		if k == key {
+			n++
+		}
+	}
+	return n
 }
