@@ -20,6 +20,9 @@ func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
 // view turns one entry into what the page shows of it.
 func (r *renderer) view(e *jsonl.Entry) (*entryView, error) {
 	v := &entryView{ID: e.ID, Parent: e.ParentID(), Time: shortTime(e.Timestamp())}
+	if shownIn, ok := r.within[v.Parent]; ok {
+		v.Parent = shownIn // the page script walks up through the entries it has
+	}
 	if l, ok := r.ix.Label(e.N); ok {
 		v.Label = r.labels[l]
 	}

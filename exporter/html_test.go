@@ -272,3 +272,33 @@ func TestBranchMarkers(t *testing.T) {
 		t.Errorf("%d branch markers, want %d (leaves - roots)", got, want)
 	}
 }
+
+// TestParentsAreShown checks that every data-p names an entry element of
+// the page, so that the script can walk a branch up to its root (tool
+// results shown inside their call's entry are no elements of their own).
+func TestParentsAreShown(t *testing.T) {
+	ix := indexFile(t, filepath.Join(corpus, "v3/agent-run.jsonl"))
+	for _, opts := range []HTMLOptions{{}, {AllBranches: true}} {
+		doc := parsePage(t, exportHTML(t, ix, opts))
+		sections := map[string]bool{}
+		var parents []string
+		walk(doc, func(n *html.Node) {
+			if n.Data != "section" {
+				return
+			}
+			for _, a := range n.Attr {
+				switch a.Key {
+				case "id":
+					sections[a.Val] = true
+				case "data-p":
+					parents = append(parents, a.Val)
+				}
+			}
+		})
+		for _, p := range parents {
+			if p != "" && !sections["entry-"+p] {
+				t.Errorf("%+v: data-p %q names no entry element", opts, p)
+			}
+		}
+	}
+}

@@ -24,6 +24,7 @@ type renderer struct {
 	onPath []bool               // the branch shown first (--all-branches)
 	system []bool               // entry has a system message on its path (itself included)
 	labels map[int]string       // label entry → its text
+	within map[string]string    // tool result id → the entry that shows it
 	name   string               // the session's name (latest session_info)
 	header jsonl.Header         // the header shown (redacted when asked)
 	stats  stats
@@ -34,7 +35,7 @@ func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
 	// the page is written: each goroutine has its own half of the budget
 	hl := &highlighter{left: highlightBudget / 2}
 	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(&highlighter{left: highlightBudget / 2}), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
-		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}}
+		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}, within: map[string]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {
 		return nil, err
@@ -208,6 +209,7 @@ func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error
 		if calls[msg.ToolCallID] && found[msg.ToolCallID] == nil {
 			found[msg.ToolCallID] = newToolResult(e.ID, msg)
 			r.used[k] = true
+			r.within[e.ID] = r.ix.ID(r.seq[r.pos])
 		}
 	}
 	return found, nil
