@@ -323,6 +323,14 @@ func roleOf(t []byte, s span) role {
 	if !ok {
 		return roleNone
 	}
+	switch string(name) {
+	case jsonl.RoleUser:
+		return roleUser
+	case jsonl.RoleAssistant:
+		return roleAssistant
+	case jsonl.RoleToolResult:
+		return roleToolResult
+	}
 	if r, known := roleNames[string(name)]; known {
 		return r
 	}
@@ -362,7 +370,7 @@ func parentOf(t []byte, s span) (parentKind, string) {
 	case t[s.start] == 'n':
 		return parentNull, ""
 	case t[s.start] == '"':
-		p, _ := jsonl.DecodeString(t[s.start:s.end])
+		p, _ := decodeSpan(t, s)
 		return parentString, p
 	}
 	return parentOther, ""

@@ -21,20 +21,41 @@ type tree struct {
 	parsed map[int]int // v1: position among parsed lines → entry, built on first use
 }
 
-// children returns, in file order, the children of every node and the roots
-// (nodes whose parent is missing). Nodes on a cycle are in neither.
-func (t *tree) children() (kids [][]int, roots []int) {
-	kids = make([][]int, len(t.parent))
+// kids lists every node's children in file order, in one array: the
+// children of node i are list[start[i]:start[i+1]].
+type kids struct {
+	start []int
+	list  []int
+}
+
+func (k *kids) of(i int) []int { return k.list[k.start[i]:k.start[i+1]] }
+
+// children returns the children of every node and the roots (nodes whose
+// parent is missing), in file order. Nodes on a cycle are in neither.
+func (t *tree) children() (*kids, []int) {
+	k := &kids{start: make([]int, len(t.parent)+1)}
+	var roots []int
 	for i, p := range t.parent {
 		switch {
 		case t.skip[i]:
 		case p < 0:
 			roots = append(roots, i)
 		default:
-			kids[p] = append(kids[p], i)
+			k.start[p+1]++
 		}
 	}
-	return kids, roots
+	for i := 1; i < len(k.start); i++ {
+		k.start[i] += k.start[i-1]
+	}
+	k.list = make([]int, k.start[len(k.start)-1])
+	fill := append([]int(nil), k.start[:len(t.parent)]...)
+	for i, p := range t.parent {
+		if !t.skip[i] && p >= 0 {
+			k.list[fill[p]] = i
+			fill[p]++
+		}
+	}
+	return k, roots
 }
 
 // visitor is called while walking the tree depth first.
@@ -50,18 +71,19 @@ func (t *tree) walk(v visitor) {
 	type frame struct{ node, next int }
 	var stack []frame
 	for _, r := range roots {
-		v.enter(r, len(kids[r]) == 0)
+		v.enter(r, len(kids.of(r)) == 0)
 		stack = append(stack[:0], frame{node: r})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next == len(kids[top.node]) {
+			cs := kids.of(top.node)
+			if top.next == len(cs) {
 				v.leave(top.node)
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			c := kids[top.node][top.next]
+			c := cs[top.next]
 			top.next++
-			v.enter(c, len(kids[c]) == 0)
+			v.enter(c, len(kids.of(c)) == 0)
 			stack = append(stack, frame{node: c})
 		}
 	}
