@@ -60,14 +60,8 @@ type entry struct {
 	lineOff  int64 // byte offset of the line
 	lineLen  int   // bytes of the line, newline included
 	off      int64 // byte offset of the object (approximate when the line was normalised)
-	header   bool
-	typ      jsonl.EntryType
-	role     role
-	hasID    bool
 	id       string
-	pkind    parentKind
 	parent   string
-	hasRef   bool   // ref is set
 	ref      string // targetId (label, context_edit), fromId (branch_summary), firstKeptEntryId (compaction)
 	keptIdx  int    // v1 compaction firstKeptEntryIndex, -1 when absent
 	parsed   int    // position among the lines JSON.parse accepts (header = 0), -1 when Pi skips the line
@@ -75,9 +69,15 @@ type entry struct {
 	callHash uint64 // toolResult: callID's hash
 	toolName string // toolResult
 	calls    []call // assistant
-	aborted  bool   // assistant stopReason error or aborted: its calls need no results
 	hash     uint64 // of the object's bytes, when the input cannot be read again
 	vraw     string // header only: the raw version value ("" for v1)
+	typ      jsonl.EntryType
+	role     role
+	pkind    parentKind
+	header   bool
+	hasID    bool
+	hasRef   bool // ref is set
+	aborted  bool // assistant stopReason error or aborted: its calls need no results
 }
 
 // lineRec is a physical line that repair must rewrite: it is not one clean
