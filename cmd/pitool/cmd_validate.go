@@ -6,6 +6,7 @@ import (
 	"io"
 
 	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -57,15 +58,20 @@ type validateTally struct {
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
+	targets := expandTargets(paths)
 	t := validateTally{counts: map[repair.Severity]int{}}
-	for _, p := range paths {
-		if err := validatePath(c, e, opts, p, &t); err != nil {
+	bar := validateProgress(e, opts, len(targets))
+	for _, tg := range targets {
+		if err := validateTarget(c, e, opts, tg, &t); err != nil {
+			bar.Finish()
 			return err
 		}
+		bar.Add(1)
 	}
+	bar.Finish()
 	printValidateSummary(e, opts, t)
 	switch {
-	case t.files == 0 && t.unreadable == 0:
+	case t.files == 0:
 		return fmt.Errorf("%w in %v", errNoFiles, paths)
 	case t.unreadable > 0:
 		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
@@ -75,20 +81,44 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	return nil
 }
 
-// validatePath validates a file, or every session file in a folder; a path
-// that cannot be read counts as one unreadable file.
-func validatePath(c *cli.Context, e *env, opts validateOptions, path string, t *validateTally) error {
-	files, err := sessionfiles.Expand([]string{path})
-	if err != nil {
-		t.files++
-		return noteUnreadable(e, opts, path, err, t)
-	}
-	for _, f := range files {
-		if err := validateOne(c, e, opts, f.Path, t); err != nil {
-			return err
+// valTarget is one file to validate, or a path that could not be expanded.
+type valTarget struct {
+	path string
+	err  error
+}
+
+// expandTargets lists the session files of every path (folders searched
+// recursively); a path that cannot be read is kept with its error.
+func expandTargets(paths []string) []valTarget {
+	var out []valTarget
+	for _, p := range paths {
+		files, err := sessionfiles.Expand([]string{p})
+		if err != nil {
+			out = append(out, valTarget{path: p, err: err})
+			continue
+		}
+		for _, f := range files {
+			out = append(out, valTarget{path: f.Path})
 		}
 	}
-	return nil
+	return out
+}
+
+// validateProgress shows a bar on a terminal's stderr when findings are not
+// being printed on the same terminal.
+func validateProgress(e *env, opts validateOptions, n int) *progress.Bar {
+	if n < 2 || (progress.IsTerminal(e.stdout) && !opts.quiet) {
+		return nil
+	}
+	return progress.New(e.stderr, n, "validate")
+}
+
+func validateTarget(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
+	if tg.err != nil {
+		t.files++
+		return noteUnreadable(e, opts, tg.path, tg.err, t)
+	}
+	return validateOne(c, e, opts, tg.path, t)
 }
 
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
