@@ -223,7 +223,7 @@ func (r *renderer) footView() footView {
 	s := r.stats
 	v := footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
 		Cost: fmt.Sprintf("%.3f", s.cost), AppJS: template.JS(appJS)}
-	if r.hl.spent || r.md.hl.spent {
+	if r.hl.spent {
 		v.Highlight = fmt.Sprintf("the first %d KB of code; the rest is shown plain", highlightBudget>>10)
 	}
 	return v

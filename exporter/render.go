@@ -31,10 +31,9 @@ type renderer struct {
 }
 
 func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
-	// tool outputs are highlighted while views are built, markdown code while
-	// the page is written: each goroutine has its own half of the budget
-	hl := &highlighter{left: highlightBudget / 2}
-	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(&highlighter{left: highlightBudget / 2}), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
+	// code is highlighted while the page is written, in page order
+	hl := &highlighter{left: highlightBudget}
+	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(hl), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
 		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}, within: map[string]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {

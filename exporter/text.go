@@ -199,33 +199,45 @@ var chromaCSS = sync.OnceValue(func() template.CSS {
 // a preview of its first lines with the rest collapsed. The collapsed full text
 // sits in a <noscript>, which a browser with JavaScript keeps as one inert
 // string until the reader opens it, and shows as normal markup without.
+//
+// Formatting is deferred to the page template, so that it runs in the
+// goroutine that writes the page, beside the one that decodes entries.
 type output struct {
-	Preview template.HTML // the first lines, or everything when Rest is 0
-	Full    template.HTML // everything, only when Rest > 0
-	Rest    int           // lines not in the preview
-	Error   bool
+	text, preview string
+	Rest          int  // lines not in the preview
+	Long          bool // the preview is not the whole text
+	Error         bool
+	format        func(string) template.HTML
 }
 
-// newOutput formats text with at most maxLines lines visible, highlighted
-// with lexer when one is given.
+// newOutput shows text with at most maxLines lines visible, highlighted with
+// lexer when one is given.
 func (h *highlighter) newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
 	return formatOutput(text, maxLines, func(s string) template.HTML { return h.highlight(s, lexer) })
 }
 
-// formatOutput is newOutput with any formatter of text to HTML. The full
-// text of a collapsed output is formatted only up to maxFullFormatBytes and
-// escaped beyond, so that huge outputs cost no more than copying them.
+// formatOutput is newOutput with any formatter of text to HTML.
 func formatOutput(text string, maxLines int, format func(string) template.HTML) *output {
 	text = strings.ReplaceAll(text, "\t", "   ")
 	preview, rest := headLines(text, maxLines)
-	if rest == 0 && len(preview) == len(text) {
-		return &output{Preview: format(text)}
+	return &output{text: text, preview: preview, Rest: rest, Long: rest > 0 || len(preview) != len(text), format: format}
+}
+
+// Preview is the first lines as HTML, or all of them when the output is short.
+func (o *output) Preview() template.HTML {
+	if !o.Long {
+		return o.format(o.text)
 	}
-	full := plainCode(text)
-	if len(text) <= maxFullFormatBytes {
-		full = format(text)
+	return o.format(o.preview)
+}
+
+// Full is the whole text as HTML, formatted only up to maxFullFormatBytes and
+// escaped beyond, so that huge outputs cost no more than copying them.
+func (o *output) Full() template.HTML {
+	if len(o.text) > maxFullFormatBytes {
+		return plainCode(o.text)
 	}
-	return &output{Preview: format(preview), Full: full, Rest: rest}
+	return o.format(o.text)
 }
 
 // plainCode is text escaped in the same <pre> a highlighter writes.
