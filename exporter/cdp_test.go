@@ -123,10 +123,11 @@ func domWithoutScripts(t *testing.T, file string) string {
 	return waitForDOM(t, c)
 }
 
-// waitForDOM polls the document until it has loaded completely.
+// waitForDOM polls the document until it has loaded completely (its closing
+// footer is there), for at most 90 seconds.
 func waitForDOM(t *testing.T, c *cdp) string {
 	t.Helper()
-	for range 200 {
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); {
 		res, err := c.call("DOM.getDocument", map[string]any{"depth": 1})
 		if err != nil {
 			time.Sleep(50 * time.Millisecond)
