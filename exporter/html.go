@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	_ "embed"
@@ -84,22 +85,56 @@ func ExportHTML(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOpti
 	return bw.Flush()
 }
 
-// viewQueue is how many built views may wait for the page writer.
-const viewQueue = 64
+// The page is made by three kinds of goroutine: one reads entries and builds
+// their views, pageWorkers execute the template for them (markdown and
+// highlighting happen there), and one writes the results in page order.
+// viewQueue is how many entries may be in flight between them.
+const (
+	pageWorkers = 2
+	viewQueue   = 64
+)
 
-// entries renders the sequence: this goroutine decodes entries and builds
-// their views while another executes the template and writes, so that a big
-// export uses two cores.
+// rendered is one entry on its way to the page: its view, then its HTML.
+type rendered struct {
+	view *entryView
+	html bytes.Buffer
+	err  error
+	done chan struct{}
+}
+
+// entries renders the sequence through the workers and writes it in order.
 func (r *renderer) entries(ctx context.Context, w io.Writer) error {
-	views := make(chan *entryView, viewQueue)
+	work, order := make(chan *rendered, viewQueue), make(chan *rendered, viewQueue)
 	failed := make(chan struct{})
+	for range pageWorkers {
+		go func() {
+			for e := range work {
+				e.err = page().ExecuteTemplate(&e.html, "entry", e.view)
+				close(e.done)
+			}
+		}()
+	}
 	var werr error
 	go func() {
 		defer close(failed)
-		werr = writeViews(w, views)
+		werr = writeInOrder(w, order)
 	}()
-	err := r.buildViews(ctx, views, failed)
-	close(views)
+	err := r.buildViews(ctx, func(v *entryView) bool {
+		e := &rendered{view: v, done: make(chan struct{})}
+		select {
+		case work <- e:
+		case <-failed:
+			return false
+		}
+		select {
+		case order <- e:
+			return true
+		case <-failed:
+			return false
+		}
+	})
+	close(work)
+	close(order)
 	<-failed
 	if werr != nil {
 		return werr
@@ -107,11 +142,15 @@ func (r *renderer) entries(ctx context.Context, w io.Writer) error {
 	return err
 }
 
-// writeViews writes each view as it comes; after an error it returns at once,
-// and its caller stops sending.
-func writeViews(w io.Writer, views <-chan *entryView) error {
-	for v := range views {
-		if err := page().ExecuteTemplate(w, "entry", v); err != nil {
+// writeInOrder writes each entry's HTML once it is done; after an error it
+// returns at once, and the entries still coming are dropped.
+func writeInOrder(w io.Writer, order <-chan *rendered) error {
+	for e := range order {
+		<-e.done
+		if e.err != nil {
+			return fmt.Errorf("write page: %w", e.err)
+		}
+		if _, err := w.Write(e.html.Bytes()); err != nil {
 			return fmt.Errorf("write page: %w", err)
 		}
 	}
@@ -120,7 +159,7 @@ func writeViews(w io.Writer, views <-chan *entryView) error {
 
 // buildViews sends the view of every entry in order, skipping tool results
 // already shown with their calls.
-func (r *renderer) buildViews(ctx context.Context, views chan<- *entryView, failed <-chan struct{}) error {
+func (r *renderer) buildViews(ctx context.Context, send func(*entryView) bool) error {
 	for r.pos = 0; r.pos < len(r.seq); r.pos++ {
 		if r.pos%cancelEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -139,9 +178,7 @@ func (r *renderer) buildViews(ctx context.Context, views chan<- *entryView, fail
 		if err != nil {
 			return err
 		}
-		select {
-		case views <- v:
-		case <-failed:
+		if !send(v) {
 			return nil
 		}
 		r.prev = e.N
@@ -223,7 +260,7 @@ func (r *renderer) footView() footView {
 	s := r.stats
 	v := footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
 		Cost: fmt.Sprintf("%.3f", s.cost), AppJS: template.JS(appJS)}
-	if r.hl.spent {
+	if r.code.spent {
 		v.Highlight = fmt.Sprintf("the first %d KB of code; the rest is shown plain", highlightBudget>>10)
 	}
 	return v

@@ -302,3 +302,16 @@ func TestParentsAreShown(t *testing.T) {
 		}
 	}
 }
+
+// TestExportIsDeterministic checks that the same session gives the same page
+// byte for byte, although entries are rendered concurrently.
+func TestExportIsDeterministic(t *testing.T) {
+	for _, f := range []string{"v3/branched.jsonl", "v3/agent-run.jsonl", "real/large-session.jsonl"} {
+		ix := indexFile(t, filepath.Join(corpus, f))
+		a := exportHTML(t, ix, HTMLOptions{AllBranches: true})
+		b := exportHTML(t, ix, HTMLOptions{AllBranches: true})
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: two exports differ", f)
+		}
+	}
+}

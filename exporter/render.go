@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pitool/pitool/jsonl"
 )
@@ -14,8 +15,8 @@ const toolLookahead = 64
 type renderer struct {
 	ix     *jsonl.Index
 	opts   HTMLOptions
-	md     *markdown
-	hl     *highlighter
+	md     markdowns            // renderers for the goroutines that execute the template
+	code   budget               // code highlighting left, spent in page order
 	seq    []int                // entries in page order
 	pos    int                  // current position in seq
 	ahead  map[int]*jsonl.Entry // entries decoded early, by position in seq
@@ -31,9 +32,7 @@ type renderer struct {
 }
 
 func newRenderer(ix *jsonl.Index, opts HTMLOptions) (*renderer, error) {
-	// code is highlighted while the page is written, in page order
-	hl := &highlighter{left: highlightBudget}
-	r := &renderer{ix: ix, opts: opts, hl: hl, md: newMarkdown(hl), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
+	r := &renderer{ix: ix, opts: opts, code: budget{left: highlightBudget}, md: newMarkdowns(pageWorkers), ahead: map[int]*jsonl.Entry{}, used: map[int]bool{},
 		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}, within: map[string]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {
@@ -214,7 +213,28 @@ func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error
 	return found, nil
 }
 
-// markdown defers rendering text to the page writer.
-func (r *renderer) markdown(text string) markdownText { return markdownText{r.md, text} }
+// markdown defers rendering text to the page template, deciding now whether
+// its fenced code may be highlighted.
+func (r *renderer) markdown(text string) markdownText {
+	n := fencedBytes(text)
+	return markdownText{ms: r.md, text: text, highlight: n > 0 && r.code.take(n)}
+}
+
+// fencedBytes counts the bytes of the lines inside ``` or ~~~ fences.
+func fencedBytes(text string) int {
+	n, fence := 0, ""
+	for line := range strings.Lines(text) {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence == "" && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")):
+			fence = t[:3]
+		case fence != "" && strings.HasPrefix(t, fence):
+			fence = ""
+		case fence != "":
+			n += len(line)
+		}
+	}
+	return n
+}
 
 func itoa(n int) string { return strconv.Itoa(n) }

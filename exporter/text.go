@@ -33,24 +33,46 @@ const (
 )
 
 // markdown renders CommonMark + GFM (no raw HTML: goldmark drops it) with
-// fenced code highlighted by chroma, then sanitizes the result with
-// bluemonday, because a session is untrusted input.
+// fenced code highlighted by chroma when allowed, then sanitizes the result
+// with bluemonday, because a session is untrusted input. One markdown is used
+// by one goroutine at a time (see markdowns).
 type markdown struct {
-	md     goldmark.Markdown
-	policy *bluemonday.Policy
-	hl     *highlighter
-	buf    bytes.Buffer
+	md        goldmark.Markdown
+	policy    *bluemonday.Policy
+	highlight bool // highlight fenced code in the text being rendered
+	buf       bytes.Buffer
 }
 
-func newMarkdown(hl *highlighter) *markdown {
-	md := goldmark.New(
+func newMarkdown() *markdown {
+	m := &markdown{policy: sanitizer()}
+	m.md = goldmark.New(
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithRendererOptions(
 			gmhtml.WithHardWraps(),
-			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{hl}, 100)),
+			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{m}, 100)),
 		),
 	)
-	return &markdown{md: md, policy: sanitizer(), hl: hl}
+	return m
+}
+
+// markdowns hands out markdown renderers to the goroutines that render page
+// entries, one renderer per goroutine at a time.
+type markdowns chan *markdown
+
+func newMarkdowns(n int) markdowns {
+	ms := make(markdowns, n)
+	for range n {
+		ms <- newMarkdown()
+	}
+	return ms
+}
+
+// render renders text with a free renderer.
+func (ms markdowns) render(text string, highlight bool) template.HTML {
+	m := <-ms
+	defer func() { ms <- m }()
+	m.highlight = highlight
+	return m.Render(text)
 }
 
 // sanitizer is bluemonday's policy for user content, plus the class names
@@ -66,19 +88,21 @@ func sanitizer() *bluemonday.Policy {
 }
 
 // markdownText is message text whose HTML the page template asks for: the
-// markdown is rendered in the goroutine that writes the page, beside the one
-// that decodes entries.
+// markdown is rendered by the goroutines that execute the template, beside
+// the one that decodes entries. Whether its code is highlighted was decided
+// when the entry was read, in page order.
 type markdownText struct {
-	md   *markdown
-	text string
+	ms        markdowns
+	text      string
+	highlight bool
 }
 
 // HTML renders the text.
 func (m markdownText) HTML() template.HTML {
-	if m.md == nil {
+	if m.ms == nil {
 		return ""
 	}
-	return m.md.Render(m.text)
+	return m.ms.render(m.text, m.highlight)
 }
 
 // Render returns text as sanitized HTML.
@@ -98,8 +122,9 @@ func plainPre(text string) template.HTML {
 	return template.HTML("<pre class=\"plain\">" + template.HTMLEscapeString(text) + "</pre>")
 }
 
-// codeBlockRenderer renders fenced and indented code blocks with chroma.
-type codeBlockRenderer struct{ hl *highlighter }
+// codeBlockRenderer renders fenced and indented code blocks, with chroma
+// when its markdown's text may be highlighted.
+type codeBlockRenderer struct{ m *markdown }
 
 // RegisterFuncs implements gmrenderer.NodeRenderer.
 func (c codeBlockRenderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
@@ -122,35 +147,41 @@ func (c codeBlockRenderer) renderCode(w util.BufWriter, src []byte, n ast.Node, 
 		lang = string(f.Language(src))
 	}
 	var lexer chroma.Lexer
-	if lang != "" {
+	if lang != "" && c.m.highlight {
 		lexer = lexers.Get(lang)
 	}
-	_, err := w.WriteString(string(c.hl.highlight(code.String(), lexer)))
+	_, err := w.WriteString(string(highlight(code.String(), lexer)))
 	return ast.WalkSkipChildren, err
 }
 
 // formatter writes chroma tokens as <span class>; the page carries the CSS.
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
 
-// highlighter highlights code with chroma within a budget of source bytes
-// per page: chroma's lexers run at well under 1 MB/s, so past the budget code
-// is shown escaped but not highlighted, and a big session still exports fast.
-type highlighter struct {
+// budget bounds the code highlighted per page, in source bytes: chroma's
+// lexers run at well under 1 MB/s, so past the budget code is shown escaped
+// but not highlighted, and a big session still exports fast. It is spent in
+// page order as entries are read, so the page does not depend on timing.
+type budget struct {
 	left  int  // source bytes that may still be highlighted
 	spent bool // some code was left plain for want of budget
 }
 
+// take reserves n bytes of highlighting, if there are that many left.
+func (b *budget) take(n int) bool {
+	if n > maxHighlightBytes || n > b.left {
+		b.spent = true
+		return false
+	}
+	b.left -= n
+	return true
+}
+
 // highlight returns code as a highlighted <pre class="chroma">, or escaped
-// when no lexer fits, the code is too large or the budget is spent.
-func (h *highlighter) highlight(code string, lexer chroma.Lexer) template.HTML {
-	if lexer == nil || len(code) > maxHighlightBytes {
+// when no lexer is given or fits.
+func highlight(code string, lexer chroma.Lexer) template.HTML {
+	if lexer == nil {
 		return plainCode(code)
 	}
-	if len(code) > h.left {
-		h.spent = true
-		return plainCode(code)
-	}
-	h.left -= len(code)
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 	if err != nil {
 		return plainCode(code)
@@ -211,9 +242,24 @@ type output struct {
 }
 
 // newOutput shows text with at most maxLines lines visible, highlighted with
-// lexer when one is given.
-func (h *highlighter) newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
-	return formatOutput(text, maxLines, func(s string) template.HTML { return h.highlight(s, lexer) })
+// lexer when one is given and the budget allows.
+func (b *budget) newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
+	o := formatOutput(text, maxLines, plainCode)
+	if lexer != nil && b.take(o.highlighted()) {
+		o.format = func(s string) template.HTML { return highlight(s, lexer) }
+	}
+	return o
+}
+
+// highlighted is how many source bytes formatting the output would highlight.
+func (o *output) highlighted() int {
+	switch {
+	case !o.Long:
+		return len(o.text)
+	case len(o.text) > maxFullFormatBytes:
+		return len(o.preview)
+	}
+	return len(o.preview) + len(o.text)
 }
 
 // formatOutput is newOutput with any formatter of text to HTML.
