@@ -4,6 +4,7 @@
 package safefile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -62,14 +63,20 @@ func CheckIdle(path string, idle time.Duration) error {
 	return nil
 }
 
-// Lock takes the advisory lock of path without waiting. The lock is an flock
-// on the file itself, so it excludes other pitool processes (a nightly job and
-// an interactive run), not Pi, which takes no lock: Stamp and CheckIdle guard
-// against Pi.
+// LockWait is how long Lock waits for another pitool process to release a
+// file before giving up with ErrLocked.
+var LockWait = 2 * time.Second
+
+// Lock takes the advisory lock of path, waiting up to LockWait for another
+// holder. The lock is an flock on the file itself, so it excludes other pitool
+// processes (a nightly job and an interactive run), not Pi, which takes no
+// lock: Stamp and CheckIdle guard against Pi.
 func Lock(path string) (unlock func() error, err error) {
 	l := flock.New(path)
-	ok, err := l.TryLock()
-	if err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), LockWait)
+	defer cancel()
+	ok, err := l.TryLockContext(ctx, 50*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if !ok {

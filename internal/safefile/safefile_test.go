@@ -80,6 +80,8 @@ func TestLockExcludesASecondHolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer func(w time.Duration) { LockWait = w }(LockWait)
+	LockWait = 100 * time.Millisecond
 	if err := AppendLine(path, Stamp{}, []byte("y")); !errors.Is(err, ErrLocked) {
 		t.Errorf("append while locked: %v, want ErrLocked", err)
 	}
