@@ -57,6 +57,9 @@ type skimmer struct {
 }
 
 func (p *skimmer) space() {
+	if p.i < len(p.b) && p.b[p.i] > ' ' {
+		return
+	}
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case ' ', '\t', '\n', '\r':
@@ -67,7 +70,13 @@ func (p *skimmer) space() {
 	}
 }
 
+// eat consumes c, after any white space. Pi writes none, so the byte is
+// checked first and white space skipped only when it does not match.
 func (p *skimmer) eat(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
 	p.space()
 	if p.i < len(p.b) && p.b[p.i] == c {
 		p.i++
