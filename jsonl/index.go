@@ -41,17 +41,18 @@ type Index struct {
 	ExtraHeads []Line // header lines after the first (Bytes nil)
 	Bytes      int64  // decompressed size
 
-	nodes      []node
-	parents    []int32          // each entry's parent entry: None for a root, dangling for a missing one
-	pending    map[int32]string // during the pass: parents named before their entry was read
-	duplicates bool             // some id occurs twice
-	ids        *idTable
-	labels     map[string]int32 // target id → the label entry that set its current label
-	dangling   map[int32]string // entries whose parentId names no entry → that parentId
-	parsed     []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
-	ra         io.ReaderAt
-	mu         sync.Mutex // guards win, so entries can be decoded from several goroutines
-	win        window
+	nodes       []node
+	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one
+	pending     map[int32]string // during the pass: parents named before their entry was read
+	parsedLines int              // during the pass: lines Pi's loader parses, headers included
+	duplicates  bool             // some id occurs twice
+	ids         *idTable
+	labels      map[string]int32 // target id → the label entry that set its current label
+	dangling    map[int32]string // entries whose parentId names no entry → that parentId
+	parsed      []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
+	ra          io.ReaderAt
+	mu          sync.Mutex // guards win, so entries can be decoded from several goroutines
+	win         window
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
@@ -62,7 +63,12 @@ func BuildIndex(src *Source) (*Index, error) {
 		return nil, err
 	}
 	ix := &Index{Name: src.Name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
-	if err := ix.scan(NewScanner(src.Reader(), src.Name)); err != nil {
+	if workers := indexWorkers(src.Compression == Plain && src.Size > 0, src.Size); workers > 1 {
+		err = ix.scanParallel(ra, src.Size, workers)
+	} else {
+		err = ix.scan(NewScanner(src.Reader(), src.Name))
+	}
+	if err != nil {
 		return nil, err
 	}
 	ix.link()
@@ -85,46 +91,35 @@ func IndexFile(name string, stdin io.Reader) (*Index, func() error, error) {
 }
 
 func (ix *Index) scan(sc *Scanner) error {
-	parsed := 0
 	for sc.Scan() {
 		l := sc.Line()
-		ix.Lines, ix.Bytes = l.Num, l.Offset+int64(l.Length)
 		var s skim
-		if !skimLine(l.Bytes, &s) {
-			l.Bytes = nil
-			ix.Skipped = append(ix.Skipped, l)
-			continue
-		}
-		parsed++
-		if string(s.Type) == `"session"` {
-			ix.noteHeader(l, &s)
-			continue
-		}
-		ix.addNode(l, &s, parsed-1)
+		f := factsOf(l, &s, skimLine(l.Bytes, &s))
+		ix.take(&f)
 	}
 	return sc.Err()
 }
 
-func (ix *Index) noteHeader(l Line, s *skim) {
-	if ix.HasHeader {
-		l.Bytes = nil
-		ix.ExtraHeads = append(ix.ExtraHeads, l)
-		return
-	}
-	ix.HasHeader, ix.HeaderLine = true, l.Num
-	ix.Version = 1
-	if s.Version != nil {
-		if v, err := strconv.Atoi(string(s.Version)); err == nil {
-			ix.Version = v
-		}
-	}
-	var h Header
-	if json.Unmarshal(l.Bytes, &h) == nil { // safe: skimLine validated the line
-		ix.Header = h
-	}
+// lineFacts is what the index keeps of one line once it has been skimmed.
+// The byte fields are raw JSON values; line.Bytes is kept for headers only.
+type lineFacts struct {
+	line                                   Line
+	valid                                  bool // a JSON object, as Pi's loader needs
+	header                                 bool
+	node                                   node
+	id, parentID, targetID, label, version []byte
 }
 
-func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
+// factsOf turns a skimmed line into its facts; the byte fields still point
+// into the line.
+func factsOf(l Line, s *skim, valid bool) lineFacts {
+	f := lineFacts{line: l, valid: valid}
+	if !valid {
+		f.line.Bytes = nil
+		return f
+	}
+	f.header = string(s.Type) == `"session"`
+	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	if n.typ == TypeMessage && s.Message != nil {
 		r, _ := text(s.Msg.Role)
@@ -135,23 +130,65 @@ func (ix *Index) addNode(l Line, s *skim, parsedPos int) {
 	if l.BOM {
 		n.offset += int64(len(bom))
 	}
+	f.node = n
+	if !f.header {
+		f.line.Bytes = nil
+	}
+	return f
+}
+
+// take adds one line's facts to the index, in file order.
+func (ix *Index) take(f *lineFacts) {
+	l := f.line
+	ix.Lines, ix.Bytes = l.Num, l.Offset+int64(l.Length)
+	switch {
+	case !f.valid:
+		ix.Skipped = append(ix.Skipped, l)
+	case f.header:
+		ix.parsedLines++
+		ix.noteHeader(f)
+	default:
+		ix.parsedLines++
+		ix.addNode(f)
+	}
+}
+
+func (ix *Index) noteHeader(f *lineFacts) {
+	l := f.line
+	if ix.HasHeader {
+		l.Bytes = nil
+		ix.ExtraHeads = append(ix.ExtraHeads, l)
+		return
+	}
+	ix.HasHeader, ix.HeaderLine = true, l.Num
+	ix.Version = 1
+	if v, err := strconv.Atoi(string(f.version)); err == nil {
+		ix.Version = v
+	}
+	var h Header
+	if json.Unmarshal(l.Bytes, &h) == nil { // safe: skimLine validated the line
+		ix.Header = h
+	}
+}
+
+func (ix *Index) addNode(f *lineFacts) {
 	i := int32(len(ix.nodes))
 	var id []byte
 	if ix.Version < 2 {
 		id = []byte(ix.migratedID(i))
-		ix.noteParsed(parsedPos, i)
+		ix.noteParsed(ix.parsedLines-1, i)
 		ix.parents = append(ix.parents, i-1) // v1: a chain; -1 is None for the first
 	} else {
-		id = idBytes(s.ID)
-		ix.parents = append(ix.parents, ix.parentOf(i, s.ParentID))
+		id = idBytes(f.id)
+		ix.parents = append(ix.parents, ix.parentOf(i, f.parentID))
 	}
-	ix.nodes = append(ix.nodes, n)
+	ix.nodes = append(ix.nodes, f.node)
 	if ix.ids.add(id) {
 		ix.duplicates = true
 	}
-	if n.typ == TypeLabel && s.TargetID != nil {
-		target, _ := text(s.TargetID)
-		label, _ := text(s.Label)
+	if f.node.typ == TypeLabel && f.targetID != nil {
+		target, _ := text(f.targetID)
+		label, _ := text(f.label)
 		ix.noteLabel(target, label, i)
 	}
 }

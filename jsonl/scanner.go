@@ -40,6 +40,9 @@ type Scanner struct {
 	long   []byte
 	err    error
 	done   bool
+	// bomFree is set for a scanner over the middle of a file, whose first
+	// line cannot carry the file's byte-order mark.
+	bomFree bool
 }
 
 // NewScanner returns a scanner over r; name is used in errors.
@@ -84,7 +87,7 @@ func (s *Scanner) frame(raw []byte) {
 	if n := len(raw); n > 0 && raw[n-1] == '\r' {
 		raw, l.CR = raw[:n-1], true
 	}
-	if l.Num == 1 && bytes.HasPrefix(raw, bom) {
+	if l.Num == 1 && !s.bomFree && bytes.HasPrefix(raw, bom) {
 		raw, l.BOM = raw[len(bom):], true
 	}
 	l.Bytes = raw

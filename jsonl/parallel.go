@@ -1,0 +1,172 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+)
+
+const (
+	// parallelMinBytes is the smallest plain file indexed on several cores.
+	parallelMinBytes = 32 << 20
+	// maxIndexWorkers bounds the goroutines skimming chunks.
+	maxIndexWorkers = 4
+)
+
+// chunkBytes is the share of a file one worker skims at a time (a variable so
+// that tests can cut small files into many chunks).
+var chunkBytes int64 = 4 << 20
+
+// indexWorkers returns how many goroutines should skim a file of size bytes:
+// one for small files, non-seekable input, or a single core.
+func indexWorkers(seekable bool, size int64) int {
+	if !seekable || size < parallelMinBytes {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), maxIndexWorkers)
+}
+
+// chunk is a run of whole lines skimmed by one worker.
+type chunk struct {
+	start, end int64
+	facts      []lineFacts
+	lines      int // physical lines in the chunk
+	err        error
+	done       chan struct{}
+}
+
+// scanParallel skims a plain file in chunks on several goroutines and adds the
+// facts to the index in file order, so the result is the same as scan's. At
+// most 2*workers chunks are in flight, which bounds memory.
+func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
+	jobs := make(chan *chunk)
+	order := make(chan *chunk, workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go splitChunks(ra, size, jobs, order, stop)
+	for w := 0; w < workers; w++ {
+		go skimChunks(ra, ix.Name, jobs)
+	}
+	base := 0
+	for c := range order {
+		<-c.done
+		if c.err != nil {
+			return rebaseError(c.err, base, c.start)
+		}
+		for k := range c.facts {
+			ix.take(c.facts[k].rebase(base, c.start))
+		}
+		base += c.lines
+	}
+	return nil
+}
+
+// splitChunks cuts [0, size) into chunks that end at line ends and hands each
+// to the workers and, in order, to the merger.
+func splitChunks(ra io.ReaderAt, size int64, jobs, order chan<- *chunk, stop <-chan struct{}) {
+	defer close(jobs)
+	defer close(order)
+	for start := int64(0); start < size; {
+		c := &chunk{start: start, end: lineEndAfter(ra, min(start+chunkBytes, size), size), done: make(chan struct{})}
+		select {
+		case order <- c:
+		case <-stop:
+			return
+		}
+		select {
+		case jobs <- c:
+		case <-stop:
+			return
+		}
+		start = c.end
+	}
+}
+
+// lineEndAfter returns the offset just past the first newline at or after at,
+// or size when there is none.
+func lineEndAfter(ra io.ReaderAt, at, size int64) int64 {
+	buf := make([]byte, 64<<10)
+	for at < size {
+		n, err := ra.ReadAt(buf, at)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return at + int64(i) + 1
+		}
+		if n == 0 || (err != nil && !errors.Is(err, io.EOF)) {
+			return size
+		}
+		at += int64(n)
+	}
+	return size
+}
+
+// skimChunks skims the chunks it receives, keeping each line's facts with
+// their bytes copied out of the scanner's buffer. The read buffer is reused
+// from chunk to chunk.
+func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk) {
+	br := bufio.NewReaderSize(nil, scanBufferBytes)
+	for c := range jobs {
+		br.Reset(io.NewSectionReader(ra, c.start, c.end-c.start))
+		sc := &Scanner{name: name, r: br, max: MaxLineBytes, bomFree: c.start > 0}
+		var arena blockArena
+		for sc.Scan() {
+			l := sc.Line()
+			var s skim
+			f := factsOf(l, &s, skimLine(l.Bytes, &s))
+			f.detach(&arena)
+			c.facts = append(c.facts, f)
+			c.lines = l.Num
+		}
+		c.err = sc.Err()
+		close(c.done)
+	}
+}
+
+// blockArena hands out copies of small byte slices from 64 KB blocks; a full
+// block is left as it is, so earlier copies stay valid.
+type blockArena struct{ block []byte }
+
+func (a *blockArena) copy(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if len(b) > cap(a.block)-len(a.block) {
+		if len(b) > 4<<10 {
+			return append([]byte(nil), b...)
+		}
+		a.block = make([]byte, 0, 64<<10)
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return a.block[start:len(a.block):len(a.block)]
+}
+
+// detach copies the facts' byte fields out of the scanner's buffer. A header
+// line is copied whole.
+func (f *lineFacts) detach(a *blockArena) {
+	f.id, f.parentID, f.targetID, f.label, f.version = a.copy(f.id), a.copy(f.parentID), a.copy(f.targetID), a.copy(f.label), a.copy(f.version)
+	if f.line.Bytes != nil {
+		f.line.Bytes = append([]byte(nil), f.line.Bytes...)
+	}
+}
+
+// rebase moves a chunk-relative line to its place in the file.
+func (f *lineFacts) rebase(lines int, offset int64) *lineFacts {
+	f.line.Num += lines
+	f.line.Offset += offset
+	f.node.line += uint32(lines)
+	f.node.offset += offset
+	return f
+}
+
+func rebaseError(err error, lines int, offset int64) error {
+	var pe *PosError
+	if errors.As(err, &pe) {
+		moved := *pe
+		moved.Line += lines
+		moved.Offset += offset
+		return &moved
+	}
+	return err
+}
