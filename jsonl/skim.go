@@ -267,17 +267,26 @@ func (p *skimmer) str() bool {
 // a backslash or a control character, eight bytes at a time. The lowest
 // flagged byte of a word is always a real one, so its position is exact.
 func skipPlain(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		quote, slash := x^(ones*'"'), x^(ones*'\\')
-		if m := ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs; m != 0 {
+	for ; i+16 <= len(b); i += 16 {
+		w := b[i : i+16 : i+16]
+		if m := specialBytes(binary.LittleEndian.Uint64(w)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
+		}
+		if m := specialBytes(binary.LittleEndian.Uint64(w[8:])); m != 0 {
+			return i + 8 + bits.TrailingZeros64(m)/8
 		}
 	}
 	for i < len(b) && plainStringByte[b[i]] {
 		i++
 	}
 	return i
+}
+
+// specialBytes flags, in the high bit of each byte, the bytes of x that are a
+// quote, a backslash or below 0x20; the lowest flag is always exact.
+func specialBytes(x uint64) uint64 {
+	quote, slash := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs
 }
 
 // escapeLen returns the length of the escape sequence at the start of b, 0 if
