@@ -9,8 +9,6 @@ import (
 	"strings"
 )
 
-// maxCommandStderr is how much of a failing command's stderr an error quotes.
-const maxCommandStderr = 512
 
 // Command pipes the prompt to a program's stdin and reads the summary from
 // its stdout, e.g. `pi -p`, `llm`, or `ollama run MODEL`. The command line is

@@ -299,7 +299,6 @@ func headLines(text string, n int) (string, int) {
 		i := strings.IndexByte(text[end:], '\n')
 		if i < 0 {
 			end = len(text)
-			lines++
 			break
 		}
 		end += i + 1
