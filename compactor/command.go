@@ -9,7 +9,6 @@ import (
 	"strings"
 )
 
-
 // Command pipes the prompt to a program's stdin and reads the summary from
 // its stdout, e.g. `pi -p`, `llm`, or `ollama run MODEL`. The command line is
 // run by sh -c; PITOOL_SUMMARY_KIND (history or turn-prefix) and
