@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/pitool/pitool/internal/safefile"
@@ -124,7 +123,7 @@ func checkOptions(path string, opts *Options) error {
 		return errors.New("--in-place needs a file, not stdin")
 	case opts.InPlace && opts.Output != "" && opts.Output != "-":
 		return errors.New("--in-place and an output file exclude each other")
-	case !opts.InPlace && opts.Output != "" && opts.Output != "-" && sameFile(path, opts.Output):
+	case !opts.InPlace && opts.Output != "" && opts.Output != "-" && safefile.SameFile(path, opts.Output):
 		return fmt.Errorf("output %s is the input file; use --in-place to replace it (a backup is kept)", opts.Output)
 	}
 	return nil
@@ -202,7 +201,7 @@ func commit(res *Result, path string, stamp safefile.Stamp, opts Options, write 
 	output := func(q io.Writer) error {
 		switch {
 		case opts.InPlace:
-			backup, err := freeBackup(path)
+			backup, err := safefile.BackupName(path)
 			res.Backup = backup
 			if err != nil {
 				return err
@@ -253,18 +252,6 @@ func quarantineName(path, output string, opts Options) (string, error) {
 	return "", fmt.Errorf("%s: too many quarantine files", base)
 }
 
-// freeBackup names the backup safefile.Replace will keep.
-func freeBackup(path string) (string, error) {
-	name := path + ".bak"
-	for k := 1; k < 1000; k++ {
-		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
-			return name, nil
-		}
-		name = fmt.Sprintf("%s.bak.%d", path, k)
-	}
-	return "", fmt.Errorf("%s: too many backups", path)
-}
-
 // remaining lists the findings repair leaves as they are.
 func remaining(rep *Report, opts Options) []Finding {
 	out := []Finding{}
@@ -274,15 +261,4 @@ func remaining(rep *Report, opts Options) []Finding {
 		}
 	}
 	return out
-}
-
-func sameFile(a, b string) bool {
-	ai, errA := os.Stat(a)
-	bi, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(ai, bi)
-	}
-	absA, _ := filepath.Abs(a)
-	absB, _ := filepath.Abs(b)
-	return absA == absB
 }

@@ -66,24 +66,17 @@ lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
 }
 
 func runClone(e *env, opts newSessionOptions, file, leafID string) error {
-	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	leaf, err := ix.ResolveLeaf(leafID)
-	if err != nil {
-		return err
-	}
-	if leaf == jsonl.None {
-		return fmt.Errorf("%s: the session has no entries to clone", file)
-	}
-	cwd, err := exporter.SourceCwd(ix)
-	if err != nil {
-		return err
-	}
-	return writeNewSession(e, opts, file, cwd, func(w io.Writer, h exporter.NewHeader) (exporter.Result, error) {
-		return exporter.Clone(w, ix, leaf, h)
+	return withLeaf(e, file, leafID, func(ix *jsonl.Index, leaf int) error {
+		if leaf == jsonl.None {
+			return fmt.Errorf("%s: the session has no entries to clone", file)
+		}
+		cwd, err := exporter.SourceCwd(ix)
+		if err != nil {
+			return err
+		}
+		return writeNewSession(e, opts, file, cwd, func(w io.Writer, h exporter.NewHeader) (exporter.Result, error) {
+			return exporter.Clone(w, ix, leaf, h)
+		})
 	})
 }
 

@@ -2,8 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/pitool/pitool/internal/safefile"
 )
@@ -16,23 +14,9 @@ func writeOutput(e *env, path string, inputs []string, write func(io.Writer) err
 		return write(e.stdout)
 	}
 	for _, in := range inputs {
-		if sameFile(in, path) {
+		if safefile.SameFile(in, path) {
 			return usagef("output %s is an input file; use --in-place to replace it (a backup is kept)", path)
 		}
 	}
 	return safefile.Create(path, write)
-}
-
-func sameFile(a, b string) bool {
-	if a == "-" || b == "-" {
-		return false
-	}
-	ai, errA := os.Stat(a)
-	bi, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(ai, bi)
-	}
-	absA, _ := filepath.Abs(a)
-	absB, _ := filepath.Abs(b)
-	return absA == absB
 }

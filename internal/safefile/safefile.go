@@ -106,7 +106,7 @@ func Replace(path string, opts Options, write func(io.Writer) error) (err error)
 	}
 	var backup string
 	if opts.Backup {
-		if backup, err = freeBackupName(path); err != nil {
+		if backup, err = BackupName(path); err != nil {
 			return err
 		}
 	}
@@ -161,7 +161,9 @@ func finish(tmp *os.File, path string) error {
 	return tmp.Close()
 }
 
-func freeBackupName(path string) (string, error) {
+// BackupName returns the name Replace gives the backup of path: FILE.bak, or
+// FILE.bak.N when earlier backups exist, since a backup is never overwritten.
+func BackupName(path string) (string, error) {
 	name := path + ".bak"
 	for i := 1; i < 1000; i++ {
 		if _, err := os.Lstat(name); errors.Is(err, os.ErrNotExist) {
@@ -210,4 +212,19 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
 	return f.Sync()
+}
+
+// SameFile reports whether two paths name the same file ("-" names none).
+func SameFile(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ai, bi)
+	}
+	absA, _ := filepath.Abs(a)
+	absB, _ := filepath.Abs(b)
+	return absA == absB
 }
