@@ -21,6 +21,7 @@ const (
 	Zstd
 )
 
+// String names the compression.
 func (c Compression) String() string {
 	return [...]string{"plain", "gzip", "zstd"}[c]
 }

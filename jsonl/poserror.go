@@ -14,6 +14,7 @@ type PosError struct {
 	Err    error
 }
 
+// Error formats the error as FILE:LINE (byte OFFSET): message.
 func (e *PosError) Error() string {
 	if e.Line == 0 {
 		return fmt.Sprintf("%s: %v", e.File, e.Err)

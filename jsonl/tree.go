@@ -118,6 +118,7 @@ type CycleEntry struct {
 	Line int
 }
 
+// Error names the first entries of the cycle with their lines.
 func (e *CycleError) Error() string {
 	s := fmt.Sprintf("%s: parent cycle through %d entries:", e.File, len(e.Entries))
 	for i, c := range e.Entries {
