@@ -242,11 +242,11 @@ var plainStringByte = func() (t [256]bool) {
 // str reads a string, checking its escapes and that it holds no raw control
 // character, as JSON.parse does.
 func (p *skimmer) str() bool {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
+	b, i := p.b, p.i
+	if i >= len(b) || b[i] != '"' {
 		return false
 	}
-	b, i := p.b, p.i+1
-	for {
+	for i++; ; {
 		i = skipPlain(b, i)
 		if i >= len(b) || b[i] < 0x20 {
 			return false
@@ -254,6 +254,10 @@ func (p *skimmer) str() bool {
 		if b[i] == '"' {
 			p.i = i + 1
 			return true
+		}
+		if i+1 < len(b) && simpleEscape[b[i+1]] {
+			i += 2
+			continue
 		}
 		n := escapeLen(b[i:])
 		if n == 0 {
@@ -263,18 +267,18 @@ func (p *skimmer) str() bool {
 	}
 }
 
+// simpleEscape marks the characters that complete a two-byte escape.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
 // skipPlain returns the index of the first byte at or after i that is a quote,
 // a backslash or a control character, eight bytes at a time. The lowest
 // flagged byte of a word is always a real one, so its position is exact.
 func skipPlain(b []byte, i int) int {
-	for ; i+16 <= len(b); i += 16 {
-		w := b[i : i+16 : i+16]
-		if m := specialBytes(binary.LittleEndian.Uint64(w)); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+	for i+8 <= len(b) {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
-		if m := specialBytes(binary.LittleEndian.Uint64(w[8:])); m != 0 {
-			return i + 8 + bits.TrailingZeros64(m)/8
-		}
+		i += 8
 	}
 	for i < len(b) && plainStringByte[b[i]] {
 		i++
