@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -47,11 +50,27 @@ func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) er
 		return err
 	}
 	defer closeFn()
+	noteDamage(e, file, ix)
 	leaf, err := ix.ResolveLeaf(leafID)
 	if err != nil {
 		return err
 	}
 	return fn(ix, leaf)
+}
+
+// noteDamage tells the user, on stderr, when a file has lines Pi's loader
+// skips or no header, since the output then silently lacks them, as in Pi.
+func noteDamage(e *env, file string, ix *jsonl.Index) {
+	var problems []string
+	if n := len(ix.Skipped); n > 0 {
+		problems = append(problems, fmt.Sprintf("%d line(s) are not JSON objects and were skipped, as Pi skips them", n))
+	}
+	if !ix.HasHeader {
+		problems = append(problems, "it has no session header (Pi refuses to open it)")
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(e.stderr, "pitool: note: %s: %s; run 'pitool validate %s'\n", file, strings.Join(problems, "; "), file)
+	}
 }
 
 func oneFile(c *cli.Context) (string, error) {

@@ -64,11 +64,13 @@ func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i].Path) > filepath.Base(files[j].Path) })
 	infos := []*jsonl.Info{}
+	quiet := *e // per-file damage notes would drown the list; unreadable files get one line below
+	quiet.stderr = io.Discard
 	for _, f := range files {
 		if err := c.Context.Err(); err != nil {
 			return nil, err
 		}
-		info, err := sessionInfo(e, f.Path)
+		info, err := sessionInfo(&quiet, f.Path)
 		if err != nil || !info.HasHeader {
 			fmt.Fprintf(e.stderr, "pitool: note: skipping %s: not a readable session\n", f.Path)
 			continue
