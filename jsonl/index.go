@@ -124,7 +124,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	if n.typ == TypeMessage && s.Message != nil {
 		r, _ := text(s.Msg.Role)
 		n.role = parseRole(r)
-		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && !hasSpaceAfter(l.Bytes, s.MessageOffset+len(s.Message))
+		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
 		n.msgOff = uint32(s.MessageOffset)
 	}
 	if l.BOM {
@@ -267,9 +267,9 @@ func (ix *Index) link() {
 // dangling marks an entry whose parentId names no entry.
 const dangling = -2
 
-// hasSpaceAfter reports whether anything but the closing brace follows
-// position end of a line.
-func hasSpaceAfter(line []byte, end int) bool { return len(line) != end+1 }
+// closesAt reports whether the line's closing brace comes right at position
+// end, with nothing (not even white space) between.
+func closesAt(line []byte, end int) bool { return len(line) == end+1 }
 
 // idBytes returns the text of a raw id value: the bytes between the quotes
 // when there is no escape, the decoded string otherwise, and nothing for a
