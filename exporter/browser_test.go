@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -44,16 +45,18 @@ func browse(t *testing.T, file string, flags ...string) (stdout []byte, console 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	args := append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + t.TempDir(),
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profileDir(t),
 		"--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000"}, flags...)
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.CommandContext(ctx, chromium(t), append(args, "file://"+abs)...)
+	inOwnProcessGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	killProcessGroup(cmd)
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, stderr.Bytes())
 	}
@@ -63,6 +66,41 @@ func browse(t *testing.T, file string, flags ...string) (stdout []byte, console 
 		}
 	}
 	return out, console
+}
+
+// profileDir returns a fresh chromium profile folder. Chromium's helper
+// processes may still write into it for a moment after the browser exits,
+// which made t.TempDir's cleanup fail in CI ("directory not empty"), so the
+// folder is removed with retries instead.
+func profileDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "pitool-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for try := 0; try < 50; try++ {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("left chromium profile %s behind", dir)
+	})
+	return dir
+}
+
+// inOwnProcessGroup starts cmd as the leader of a new process group, so
+// that killProcessGroup reaches chromium's helper processes too.
+func inOwnProcessGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// killProcessGroup kills whatever is left of cmd's process group.
+func killProcessGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 }
 
 // exportTo writes the HTML export of session into dir and returns its path.

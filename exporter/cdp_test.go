@@ -37,8 +37,9 @@ func startCDP(t *testing.T, ctx context.Context) *cdp {
 	}
 	cmd := exec.CommandContext(ctx, chromium(t), "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--user-data-dir="+t.TempDir(), "--remote-debugging-pipe", "about:blank")
+		"--user-data-dir="+profileDir(t), "--remote-debugging-pipe", "about:blank")
 	cmd.ExtraFiles = []*os.File{toChrome, fromChrome}
+	inOwnProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func startCDP(t *testing.T, ctx context.Context) *cdp {
 	c := &cdp{cmd: cmd, in: in, out: bufio.NewReader(out)}
 	t.Cleanup(func() {
 		in.Close()
-		cmd.Process.Kill()
+		killProcessGroup(cmd)
 		cmd.Wait()
 	})
 	return c
