@@ -91,10 +91,11 @@ func IndexFile(name string, stdin io.Reader) (*Index, func() error, error) {
 }
 
 func (ix *Index) scan(sc *Scanner) error {
+	var skimmer lineSkimmer
 	for sc.Scan() {
 		l := sc.Line()
 		var s skim
-		f := factsOf(l, &s, skimLine(l.Bytes, &s))
+		f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
 		ix.take(&f)
 	}
 	return sc.Err()
@@ -122,8 +123,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	if n.typ == TypeMessage && s.Message != nil {
-		r, _ := text(s.Msg.Role)
-		n.role = parseRole(r)
+		n.role = parseRoleRaw(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
 		n.msgOff = uint32(s.MessageOffset)
 	}
@@ -166,7 +166,7 @@ func (ix *Index) noteHeader(f *lineFacts) {
 		ix.Version = v
 	}
 	var h Header
-	if json.Unmarshal(l.Bytes, &h) == nil { // safe: skimLine validated the line
+	if json.Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
 		ix.Header = h
 	}
 }
@@ -200,6 +200,9 @@ func (ix *Index) parentOf(i int32, raw []byte) int32 {
 		return None // null, absent, "" or not a string: a root, as in Pi
 	}
 	if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
+		if i > 0 && ix.ids.id(i-1) == string(inner) {
+			return i - 1 // the usual case, and the latest entry with that id
+		}
 		if p, ok := ix.ids.lookup(inner); ok {
 			return p
 		}
@@ -215,6 +218,16 @@ func parseTypeRaw(raw []byte) EntryType {
 		return TypeUnknown
 	}
 	return ParseEntryType(string(raw[1 : len(raw)-1]))
+}
+
+// parseRoleRaw maps a raw "role" value to its role, without allocating when
+// it holds no escape.
+func parseRoleRaw(raw []byte) role {
+	if len(raw) >= 2 && raw[0] == '"' && !hasEscapeOrInvalid(raw[1:len(raw)-1]) {
+		return parseRole(string(raw[1 : len(raw)-1]))
+	}
+	r, _ := text(raw)
+	return parseRole(r)
 }
 
 func (ix *Index) noteLabel(target, label string, i int32) {

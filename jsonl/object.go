@@ -283,8 +283,10 @@ func Truthy(raw RawMessage) bool {
 	return true
 }
 
+// skipSpace returns the first position at or after i that is not JSON white
+// space.
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i

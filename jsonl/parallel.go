@@ -106,6 +106,7 @@ func lineEndAfter(ra io.ReaderAt, at, size int64) int64 {
 // from chunk to chunk.
 func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk) {
 	br := bufio.NewReaderSize(nil, scanBufferBytes)
+	var skimmer lineSkimmer
 	for c := range jobs {
 		br.Reset(io.NewSectionReader(ra, c.start, c.end-c.start))
 		sc := &Scanner{name: name, r: br, max: MaxLineBytes, bomFree: c.start > 0}
@@ -113,7 +114,7 @@ func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk) {
 		for sc.Scan() {
 			l := sc.Line()
 			var s skim
-			f := factsOf(l, &s, skimLine(l.Bytes, &s))
+			f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
 			f.detach(&arena)
 			c.facts = append(c.facts, f)
 			c.lines = l.Num

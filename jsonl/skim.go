@@ -36,12 +36,22 @@ type msgSkim struct {
 // maxNesting bounds how deeply nested a line may be before it is rejected.
 const maxNesting = 10000
 
-// skimLine checks that b is one valid JSON object, as JSON.parse would accept
-// it, and pulls out the top-level fields the index needs. It decodes nothing
-// else and allocates only for the fields it keeps. It never panics on any
-// input: every line of a damaged file passes through here.
-func skimLine(b []byte, s *skim) bool {
-	p := skimmer{b: b}
+// lineSkimmer skims lines one after another, reusing its string map and
+// its stack of open containers.
+type lineSkimmer struct {
+	strings stringMap
+	closers []byte
+}
+
+// skim checks that b is one valid JSON object, as JSON.parse would accept it,
+// and pulls out the top-level fields the index needs. It decodes nothing else
+// and allocates only for the fields it keeps. It never panics on any input:
+// every line of a damaged file passes through here.
+func (ls *lineSkimmer) skim(b []byte, s *skim) bool {
+	if !ls.strings.build(b) {
+		return false
+	}
+	p := skimmer{b: b, ls: ls}
 	p.space()
 	if !p.object(s, nil) {
 		return false
@@ -53,7 +63,8 @@ func skimLine(b []byte, s *skim) bool {
 type skimmer struct {
 	b     []byte
 	i     int
-	depth int
+	depth int          // objects open in object
+	ls    *lineSkimmer // the string map of b, and the container stack
 }
 
 func (p *skimmer) space() {
@@ -91,6 +102,8 @@ func (p *skimmer) object(s *skim, m *msgSkim) bool {
 	if !p.eat('{') {
 		return false
 	}
+	p.depth++
+	defer func() { p.depth-- }()
 	if p.eat('}') {
 		return true
 	}
@@ -126,7 +139,7 @@ func (p *skimmer) field(s *skim, m *msgSkim, key []byte) bool {
 	start := p.i
 	var ok bool
 	if s != nil && string(key) == `"message"` && start < len(p.b) && p.b[start] == '{' {
-		ok = p.nested(func() bool { return p.object(nil, &s.Msg) })
+		ok = p.object(nil, &s.Msg)
 		s.MessageOffset = start
 	} else {
 		ok = p.value()
@@ -172,64 +185,121 @@ func (s *skim) keep(key, raw []byte) {
 // text decodes a skimmed string field; ok is false when it is absent or not a string.
 func text(raw []byte) (string, bool) { return DecodeString(raw) }
 
+// value reads one value of any depth. Containers are tracked on an explicit
+// stack of their closing bytes rather than by recursion, so a token costs a
+// few comparisons and no call.
 func (p *skimmer) value() bool {
-	if p.i >= len(p.b) {
-		return false
-	}
-	switch c := p.b[p.i]; {
-	case c == '"':
-		return p.str()
-	case c == '{':
-		return p.nested(func() bool { return p.object(nil, nil) })
-	case c == '[':
-		return p.nested(p.array)
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number()
-	}
-	return false
-}
-
-func (p *skimmer) nested(read func() bool) bool {
-	p.depth++
-	ok := p.depth <= maxNesting && read()
-	p.depth--
-	return ok
-}
-
-func (p *skimmer) array() bool {
-	if !p.eat('[') {
-		return false
-	}
-	if p.eat(']') {
-		return true
-	}
+	b, i := p.b, p.i
+	closers := p.ls.closers[:0]
+	defer func() { p.ls.closers = closers }()
 	for {
-		p.space()
-		if !p.value() {
+		if i >= len(b) {
 			return false
 		}
-		if p.eat(']') {
-			return true
+		switch c := b[i]; c {
+		case '"':
+			if i = p.ls.strings.closingQuote(i); i < 0 {
+				return false
+			}
+			i++
+		case '{', '[':
+			if p.depth+len(closers) >= maxNesting {
+				return false
+			}
+			closer := c + 2 // '}' and ']'
+			if i = skipSpace(b, i+1); i < len(b) && b[i] == closer {
+				i++
+				break
+			}
+			closers = append(closers, closer)
+			if c == '{' {
+				if i = p.key(i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case 't':
+			i = literalEnd(b, i, "true")
+		case 'f':
+			i = literalEnd(b, i, "false")
+		case 'n':
+			i = literalEnd(b, i, "null")
+		default:
+			i = numberEnd(b, i)
 		}
-		if !p.eat(',') {
+		if i < 0 {
 			return false
+		}
+		// A value ends at i: close what it completes, then move to the next
+		// element of the innermost container.
+		for {
+			if len(closers) == 0 {
+				p.i = i
+				return true
+			}
+			if i = skipSpace(b, i); i >= len(b) {
+				return false
+			}
+			closer := closers[len(closers)-1]
+			if b[i] == closer {
+				i++
+				closers = closers[:len(closers)-1]
+				continue
+			}
+			if b[i] != ',' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+			if closer == '}' {
+				if i = p.key(i); i < 0 {
+					return false
+				}
+			}
+			break
 		}
 	}
 }
 
-func (p *skimmer) literal(lit string) bool {
-	if len(p.b)-p.i < len(lit) || string(p.b[p.i:p.i+len(lit)]) != lit {
+// key reads an object key at i and its colon, and returns where the value
+// starts, or -1.
+func (p *skimmer) key(i int) int {
+	b := p.b
+	if i >= len(b) || b[i] != '"' {
+		return -1
+	}
+	if i = p.ls.strings.closingQuote(i); i < 0 {
+		return -1
+	}
+	if i = skipSpace(b, i+1); i >= len(b) || b[i] != ':' {
+		return -1
+	}
+	return skipSpace(b, i+1)
+}
+
+// literalEnd returns the position after lit at i, or -1.
+func literalEnd(b []byte, i int, lit string) int {
+	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// str reads a string. Its content was checked when the line's strings were
+// mapped, so it only jumps to the closing quote.
+func (p *skimmer) str() bool {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
 		return false
 	}
-	p.i += len(lit)
+	end := p.ls.strings.closingQuote(p.i)
+	if end < 0 {
+		return false
+	}
+	p.i = end + 1
 	return true
 }
+
+// simpleEscape marks the characters that complete a two-byte escape.
+var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // plainStringByte marks the bytes a string can hold without a closer look.
 var plainStringByte = func() (t [256]bool) {
@@ -238,37 +308,6 @@ var plainStringByte = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// str reads a string, checking its escapes and that it holds no raw control
-// character, as JSON.parse does.
-func (p *skimmer) str() bool {
-	b, i := p.b, p.i
-	if i >= len(b) || b[i] != '"' {
-		return false
-	}
-	for i++; ; {
-		i = skipPlain(b, i)
-		if i >= len(b) || b[i] < 0x20 {
-			return false
-		}
-		if b[i] == '"' {
-			p.i = i + 1
-			return true
-		}
-		if i+1 < len(b) && simpleEscape[b[i+1]] {
-			i += 2
-			continue
-		}
-		n := escapeLen(b[i:])
-		if n == 0 {
-			return false
-		}
-		i += n
-	}
-}
-
-// simpleEscape marks the characters that complete a two-byte escape.
-var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
 
 // skipPlain returns the index of the first byte at or after i that is a quote,
 // a backslash or a control character, eight bytes at a time. The lowest
@@ -320,9 +359,9 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// number accepts JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (p *skimmer) number() bool {
-	b, i := p.b, p.i
+// numberEnd returns the position after the number at i, or -1. It accepts
+// JSON's number grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func numberEnd(b []byte, i int) int {
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
@@ -332,11 +371,11 @@ func (p *skimmer) number() bool {
 	case i < len(b) && b[i] >= '1' && b[i] <= '9':
 		i = digits(b, i)
 	default:
-		return false
+		return -1
 	}
 	if i < len(b) && b[i] == '.' {
 		if i = digits(b, i+1); b[i-1] == '.' {
-			return false
+			return -1
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -346,11 +385,10 @@ func (p *skimmer) number() bool {
 		}
 		start := i
 		if i = digits(b, i); i == start {
-			return false
+			return -1
 		}
 	}
-	p.i = i
-	return true
+	return i
 }
 
 func digits(b []byte, i int) int {

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"strings"
 	stdjson "encoding/json"
 	"testing"
 )
@@ -13,14 +14,14 @@ func isObjectJSON(b []byte) bool {
 func TestSkimLine(t *testing.T) {
 	var s skim
 	line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
-	if !skimLine(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
+	if !new(lineSkimmer).skim(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
 		t.Fatalf("skim = %+v", s)
 	}
 	if id, _ := text(s.ID); id != "ab" {
 		t.Errorf("id = %q, want the escape decoded", id)
 	}
 	for _, bad := range []string{`{"a":1}{"b":2}`, `{"a":01}`, `{"a":"x`, `{"a":"\x01"}`, `{"a":1.}`, `[1]`, `{"a":"\q"}`, `{"a":tru}`, `{"a":1,}`} {
-		if skimLine([]byte(bad), &skim{}) {
+		if new(lineSkimmer).skim([]byte(bad), &skim{}) {
 			t.Errorf("skimLine accepted %q", bad)
 		}
 	}
@@ -32,8 +33,23 @@ func FuzzSkimMatchesValid(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := skimLine(b, &skim{}), isObjectJSON(b); got != want {
-			t.Fatalf("skimLine(%q) = %v, encoding/json says %v", b, got, want)
+		if got, want := new(lineSkimmer).skim(b, &skim{}), isObjectJSON(b); got != want {
+			t.Fatalf("new(lineSkimmer).skim(%q) = %v, encoding/json says %v", b, got, want)
 		}
 	})
+}
+
+// TestSkimNestingLimit: the skimmer's depth limit is encoding/json's, for
+// objects and arrays, at the message level too.
+func TestSkimNestingLimit(t *testing.T) {
+	for _, depth := range []int{9997, 9998, 9999, 10000} {
+		for _, wrap := range []struct{ open, close string }{{"[", "]"}, {`{"k":`, "}"}} {
+			inner := strings.Repeat(wrap.open, depth) + strings.Repeat(wrap.close, depth)
+			for _, line := range []string{`{"a":` + inner + `}`, `{"message":{"content":` + inner + `}}`} {
+				if got, want := new(lineSkimmer).skim([]byte(line), &skim{}), isObjectJSON([]byte(line)); got != want {
+					t.Errorf("depth %d of %q in %.20s…: skim = %v, encoding/json says %v", depth, wrap.open, line, got, want)
+				}
+			}
+		}
+	}
 }
