@@ -2,8 +2,8 @@ package jsonl
 
 import (
 	"bytes"
-	"strings"
 	stdjson "encoding/json"
+	"strings"
 	"testing"
 )
 
