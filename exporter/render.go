@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,23 +110,38 @@ func treeOrder(ix *jsonl.Index) []int {
 	return order
 }
 
-// scanSmallEntries decodes the session names and labels up front: they are
-// few and short, and the page head and every labeled entry need them.
+// scanSmallEntries decodes, up front, the session's name (the latest
+// session_info) and the labels of the entries shown: the page head and every
+// labeled entry need them, and decoding only these keeps the start short.
 func (r *renderer) scanSmallEntries() error {
-	for i := 0; i < r.ix.Len(); i++ {
-		t := r.ix.Type(i)
-		if t != jsonl.TypeSessionInfo && t != jsonl.TypeLabel {
-			continue
+	for i := r.ix.Len() - 1; i >= 0; i-- {
+		if r.ix.Type(i) == jsonl.TypeSessionInfo {
+			e, err := r.decode(i)
+			if err != nil {
+				return err
+			}
+			r.name = e.Obj.String("name")
+			break
 		}
-		e, err := r.decode(i)
+	}
+	return r.scanLabels()
+}
+
+// scanLabels decodes the label entries of the entries shown, in file order.
+func (r *renderer) scanLabels() error {
+	var ls []int
+	for _, i := range r.seq {
+		if l, ok := r.ix.Label(i); ok {
+			ls = append(ls, l)
+		}
+	}
+	slices.Sort(ls)
+	for _, l := range slices.Compact(ls) {
+		e, err := r.decode(l)
 		if err != nil {
 			return err
 		}
-		if t == jsonl.TypeSessionInfo {
-			r.name = e.Obj.String("name")
-		} else {
-			r.labels[i] = e.Obj.String("label")
-		}
+		r.labels[l] = e.Obj.String("label")
 	}
 	return nil
 }
