@@ -182,15 +182,55 @@ func highlight(code string, lexer chroma.Lexer) template.HTML {
 	if lexer == nil {
 		return plainCode(code)
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	tokens, err := tokenise(code, lexer)
 	if err != nil {
 		return plainCode(code)
 	}
+	return highlightTokens(tokens, code)
+}
+
+// tokenise lexes code, with adjacent tokens of one type merged.
+func tokenise(code string, lexer chroma.Lexer) ([]chroma.Token, error) {
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	if err != nil {
+		return nil, err
+	}
+	return it.Tokens(), nil
+}
+
+// highlightTokens writes tokens as a highlighted <pre class="chroma">, or code
+// escaped if chroma fails.
+func highlightTokens(tokens []chroma.Token, code string) template.HTML {
 	var b strings.Builder
-	if err := formatter.Format(&b, styles.Fallback, it); err != nil {
+	if err := formatter.Format(&b, styles.Fallback, chroma.Literator(tokens...)); err != nil {
 		return plainCode(code)
 	}
 	return template.HTML(b.String())
+}
+
+// headTokens cuts tokens before the line break that ends their first lines.
+func headTokens(tokens []chroma.Token, lines int) []chroma.Token {
+	var head []chroma.Token
+	for _, t := range tokens {
+		k := 0
+		for lines > 0 {
+			i := strings.IndexByte(t.Value[k:], '\n')
+			if i < 0 {
+				break
+			}
+			k += i + 1
+			lines--
+		}
+		if lines > 0 {
+			head = append(head, t)
+			continue
+		}
+		if k > 1 {
+			head = append(head, chroma.Token{Type: t.Type, Value: t.Value[:k-1]})
+		}
+		break
+	}
+	return head
 }
 
 // lexerCache maps a file name's extension to its lexer (nil: none fits):
@@ -239,6 +279,9 @@ type output struct {
 	Long          bool // the preview is not the whole text
 	Error         bool
 	format        func(string) template.HTML
+	lexer         chroma.Lexer   // highlights both preview and full text, when set
+	tokens        []chroma.Token // the full text lexed once, for both
+	lexErr        error
 }
 
 // newOutput shows text with at most maxLines lines visible, highlighted with
@@ -247,11 +290,16 @@ func (b *budget) newOutput(text string, maxLines int, lexer chroma.Lexer) *outpu
 	o := formatOutput(text, maxLines, plainCode)
 	if lexer != nil && b.take(o.highlighted()) {
 		o.format = func(s string) template.HTML { return highlight(s, lexer) }
+		if o.Long && len(o.text) <= maxFullFormatBytes {
+			o.lexer = lexer
+		}
 	}
 	return o
 }
 
-// highlighted is how many source bytes formatting the output would highlight.
+// highlighted is how many source bytes the page shows highlighted for the
+// output: a collapsed output counts its preview and its full text, though
+// both come from one pass of the lexer over the full text.
 func (o *output) highlighted() int {
 	switch {
 	case !o.Long:
@@ -260,6 +308,14 @@ func (o *output) highlighted() int {
 		return len(o.preview)
 	}
 	return len(o.preview) + len(o.text)
+}
+
+// lexed returns the full text's tokens, lexing it on the first call.
+func (o *output) lexed() ([]chroma.Token, error) {
+	if o.tokens == nil && o.lexErr == nil {
+		o.tokens, o.lexErr = tokenise(o.text, o.lexer)
+	}
+	return o.tokens, o.lexErr
 }
 
 // formatOutput is newOutput with any formatter of text to HTML.
@@ -271,8 +327,15 @@ func formatOutput(text string, maxLines int, format func(string) template.HTML) 
 
 // Preview is the first lines as HTML, or all of them when the output is short.
 func (o *output) Preview() template.HTML {
-	if !o.Long {
+	switch {
+	case !o.Long:
 		return o.format(o.text)
+	case o.lexer != nil:
+		tokens, err := o.lexed()
+		if err != nil {
+			return plainCode(o.preview)
+		}
+		return highlightTokens(headTokens(tokens, strings.Count(o.preview, "\n")+1), o.preview)
 	}
 	return o.format(o.preview)
 }
@@ -280,8 +343,15 @@ func (o *output) Preview() template.HTML {
 // Full is the whole text as HTML, formatted only up to maxFullFormatBytes and
 // escaped beyond, so that huge outputs cost no more than copying them.
 func (o *output) Full() template.HTML {
-	if len(o.text) > maxFullFormatBytes {
+	switch {
+	case len(o.text) > maxFullFormatBytes:
 		return plainCode(o.text)
+	case o.lexer != nil:
+		tokens, err := o.lexed()
+		if err != nil {
+			return plainCode(o.text)
+		}
+		return highlightTokens(tokens, o.text)
 	}
 	return o.format(o.text)
 }

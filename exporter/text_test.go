@@ -1,0 +1,55 @@
+package exporter
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/chroma/v2/lexers"
+)
+
+var tags = regexp.MustCompile(`<[^>]*>`)
+
+// TestPreviewFromFullTokens checks that a collapsed, highlighted output's
+// preview, cut from the tokens of its full text, shows the same text as the
+// preview highlighted on its own.
+func TestPreviewFromFullTokens(t *testing.T) {
+	var src strings.Builder
+	for i := range 14 {
+		src.WriteString("func f" + itoa(i) + "() string { return \"a\\tb\" } // note <&>\r\n")
+	}
+	lexer := lexers.Get("go")
+	b := budget{left: highlightBudget}
+	o := b.newOutput(src.String(), 10, lexer)
+	if !o.Long || o.lexer == nil {
+		t.Fatalf("want a collapsed, highlighted output, got Long=%v lexer=%v", o.Long, o.lexer)
+	}
+	got, alone := string(o.Preview()), string(highlight(o.preview, lexer))
+	if text := html.UnescapeString(tags.ReplaceAllString(got, "")); text != strings.ReplaceAll(strings.TrimSuffix(o.preview, "\r"), "\r\n", "\n") {
+		t.Errorf("preview shows %q", text)
+	}
+	// Lexed alone, the preview may end with the newline the lexer adds.
+	const tail = "</span></span></span></code></pre>"
+	if !strings.HasSuffix(got, tail) || !strings.HasPrefix(alone, strings.TrimSuffix(got, tail)) {
+		t.Errorf("preview markup differs:\ngot   %q\nalone %q", got, alone)
+	}
+	if full := string(o.Full()); full != string(highlight(o.text, lexer)) {
+		t.Errorf("full text differs from highlighting it alone")
+	}
+}
+
+// TestHeadTokens checks the cut before the line break that ends the head.
+func TestHeadTokens(t *testing.T) {
+	tokens, err := tokenise("a := 1\nb := 2\nc := 3\n", lexers.Get("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, tok := range headTokens(tokens, 2) {
+		got.WriteString(tok.Value)
+	}
+	if got.String() != "a := 1\nb := 2" {
+		t.Errorf("head is %q", got.String())
+	}
+}
