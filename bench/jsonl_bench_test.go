@@ -38,8 +38,10 @@ func BenchmarkIndex(b *testing.B) {
 }
 
 func benchIndex(b *testing.B, path string) {
-	b.SetBytes(fileSize(b, path))
+	size := fileSize(b, path)
+	b.SetBytes(size)
 	b.ReportAllocs()
+	start := cpuTime(b)
 	for b.Loop() {
 		ix, closeFn, err := jsonl.IndexFile(path, nil)
 		if err != nil || ix.Len() == 0 {
@@ -47,6 +49,7 @@ func benchIndex(b *testing.B, path string) {
 		}
 		closeFn()
 	}
+	reportCPUThroughput(b, start, size)
 }
 
 // BenchmarkPathWalk measures the walk from the leaf of a 1,000,000-entry chain

@@ -11,7 +11,7 @@ import (
 // positioned error instead of an out-of-memory crash.
 const MaxLineBytes = 256 << 20
 
-const scanBufferBytes = 1 << 20
+const scanBufferBytes = 256 << 10
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 

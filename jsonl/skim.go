@@ -37,7 +37,7 @@ type msgSkim struct {
 const maxNesting = 10000
 
 // lineSkimmer skims lines one after another, reusing its string map and
-// its stack of open containers.
+// its stack of open containers (allocated once, at the maximum depth).
 type lineSkimmer struct {
 	strings stringMap
 	closers []byte
@@ -190,8 +190,10 @@ func text(raw []byte) (string, bool) { return DecodeString(raw) }
 // few comparisons and no call.
 func (p *skimmer) value() bool {
 	b, i := p.b, p.i
+	if p.ls.closers == nil {
+		p.ls.closers = make([]byte, 0, maxNesting) // so that appends never move it
+	}
 	closers := p.ls.closers[:0]
-	defer func() { p.ls.closers = closers }()
 	for {
 		if i >= len(b) {
 			return false

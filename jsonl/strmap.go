@@ -8,11 +8,11 @@ import (
 // tool result a quote or a backslash comes every 14 bytes or so, which makes
 // a byte-by-byte string scanner branch on almost every word. The skimmer
 // therefore maps a line's strings in bulk first, 64 bytes at a time, the way
-// simdjson's first stage does: classify finds the quotes, backslashes and
-// control bytes of each block (with SSE2 on amd64), and the block masks give,
-// without a branch per byte, which quotes open or close a string and which
-// bytes lie inside one. The parser then jumps from a string's opening quote
-// straight to its closing one.
+// simdjson's first stage does: mapBlocks finds the quotes, backslashes and
+// control bytes of each block (with AVX2 on amd64), and from them, without a
+// branch per byte, which bytes are escaped, which quotes open or close a
+// string, and whether a control byte lies inside one. The parser then jumps
+// from a string's opening quote straight to its closing one.
 //
 // The map assumes the line is well formed: if it is not, the parser rejects
 // it on its own, since every byte outside a string passes through the parser.
@@ -22,75 +22,99 @@ import (
 
 const (
 	blockBytes = 64
-	// masksPerBlock is how many words classify writes per block: quotes,
-	// backslashes and control bytes, in that order.
-	masksPerBlock = 3
-	oddBits       = 0xAAAAAAAAAAAAAAAA
+	oddBits    = 0xAAAAAAAAAAAAAAAA
 )
 
 // stringMap records which quotes of a line delimit strings.
 type stringMap struct {
-	masks []uint64 // per block: delimiting quotes (after build), backslashes, control bytes
-	pad   [blockBytes]byte
+	delims  []uint64 // per block: the quotes that open or close a string
+	escaped []uint64 // per block: the bytes that follow an escaping backslash
+	pad     [blockBytes]byte
+}
+
+// blockState is what mapBlocks carries from one block to the next.
+type blockState struct {
+	escaped  uint64 // 1: the previous block ended on an escaping backslash
+	inside   uint64 // all ones: the previous block ended inside a string
+	controls uint64 // control bytes found inside strings so far
 }
 
 // build maps the strings of b. It returns false when a string holds a raw
 // control byte or an invalid escape, as JSON.parse would refuse, or when the
 // last string is not closed.
 func (m *stringMap) build(b []byte) bool {
-	m.classifyLine(b)
-	var escapedCarry, insideCarry uint64
-	for k := 0; k < len(m.masks); k += masksPerBlock {
-		quotes, backslashes, controls := m.masks[k], m.masks[k+1], m.masks[k+2]
-		escaped := escapedBits(backslashes, &escapedCarry)
-		delimiters := quotes &^ escaped
-		inside := prefixXor(delimiters) ^ insideCarry
-		insideCarry = uint64(int64(inside) >> 63)
-		if controls&inside != 0 || !validEscapes(b, k/masksPerBlock*blockBytes, escaped) {
-			return false
-		}
-		m.masks[k] = delimiters
-	}
-	return insideCarry == 0
-}
-
-// classifyLine fills masks for b, whole blocks in place and the tail through
-// a copy padded with spaces, which are neither quotes, backslashes nor
-// control bytes.
-func (m *stringMap) classifyLine(b []byte) {
 	blocks := (len(b) + blockBytes - 1) / blockBytes
-	if cap(m.masks) < blocks*masksPerBlock {
-		m.masks = make([]uint64, blocks*masksPerBlock)
+	if cap(m.delims) < blocks {
+		m.delims, m.escaped = make([]uint64, blocks), make([]uint64, blocks)
 	}
-	m.masks = m.masks[:blocks*masksPerBlock]
-	whole := len(b) / blockBytes * blockBytes
-	classify(b[:whole], m.masks)
-	if tail := b[whole:]; len(tail) > 0 {
+	m.delims, m.escaped = m.delims[:blocks], m.escaped[:blocks]
+	var st blockState
+	whole := len(b) / blockBytes
+	mapBlocks(b[:whole*blockBytes], m.delims, m.escaped, &st)
+	if tail := b[whole*blockBytes:]; len(tail) > 0 {
+		// Spaces are neither quotes, backslashes nor control bytes.
 		n := copy(m.pad[:], tail)
 		for i := n; i < blockBytes; i++ {
 			m.pad[i] = ' '
 		}
-		classify(m.pad[:], m.masks[len(m.masks)-masksPerBlock:])
+		mapBlocks(m.pad[:], m.delims[whole:], m.escaped[whole:], &st)
 	}
+	if st.controls != 0 || st.inside != 0 {
+		return false
+	}
+	for k, escaped := range m.escaped {
+		if escaped != 0 && !validEscapes(b, k*blockBytes, escaped) {
+			return false
+		}
+	}
+	return true
 }
 
 // closingQuote returns the position of the first delimiting quote after i,
 // or -1 when there is none.
 func (m *stringMap) closingQuote(i int) int {
 	i++
-	k := i / blockBytes * masksPerBlock
-	if k >= len(m.masks) {
+	k := i / blockBytes
+	if k >= len(m.delims) {
 		return -1
 	}
-	if w := m.masks[k] >> (i % blockBytes); w != 0 {
+	if w := m.delims[k] >> (i % blockBytes); w != 0 {
 		return i + bits.TrailingZeros64(w)
 	}
-	for k += masksPerBlock; k < len(m.masks); k += masksPerBlock {
-		if w := m.masks[k]; w != 0 {
-			return k/masksPerBlock*blockBytes + bits.TrailingZeros64(w)
+	for k++; k < len(m.delims); k++ {
+		if w := m.delims[k]; w != 0 {
+			return k*blockBytes + bits.TrailingZeros64(w)
 		}
 	}
 	return -1
+}
+
+// validEscapes checks the bytes of block base (of b) that follow a backslash:
+// each must complete an escape. A flagged byte past the end means the line
+// ends on a backslash.
+func validEscapes(b []byte, base int, escaped uint64) bool {
+	for ; escaped != 0; escaped &= escaped - 1 {
+		i := base + bits.TrailingZeros64(escaped)
+		if i >= len(b) || (!simpleEscape[b[i]] && escapeLen(b[i-1:]) == 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapBlocksGeneric is mapBlocks in portable Go. For each 64-byte block of src
+// (whose length is a multiple of 64) it writes the string delimiters and the
+// escaped bytes, and it updates st.
+func mapBlocksGeneric(src []byte, delims, escaped []uint64, st *blockState) {
+	for k := range len(src) / blockBytes {
+		quotes, backslashes, controls := classifyBlock(src[k*blockBytes : (k+1)*blockBytes])
+		esc := escapedBits(backslashes, &st.escaped)
+		d := quotes &^ esc
+		inside := prefixXor(d) ^ st.inside
+		st.inside = uint64(int64(inside) >> 63)
+		st.controls |= controls & inside
+		delims[k], escaped[k] = d, esc
+	}
 }
 
 // escapedBits returns the bytes of a block that follow an escaping backslash,
@@ -118,33 +142,16 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
-// validEscapes checks the bytes of block base (of b) that follow a backslash:
-// each must complete an escape. A flagged byte past the end means the line
-// ends on a backslash.
-func validEscapes(b []byte, base int, escaped uint64) bool {
-	for ; escaped != 0; escaped &= escaped - 1 {
-		i := base + bits.TrailingZeros64(escaped)
-		if i >= len(b) || (!simpleEscape[b[i]] && escapeLen(b[i-1:]) == 0) {
-			return false
-		}
+// classifyBlock returns the bits of a 64-byte block's quotes, backslashes and
+// bytes below 0x20, eight bytes at a time.
+func classifyBlock(block []byte) (quotes, backslashes, controls uint64) {
+	for w := 0; w < blockBytes; w += 8 {
+		x := leUint64(block[w:])
+		quotes |= gatherHighBits(zeroBytes(x^(ones*'"'))) << w
+		backslashes |= gatherHighBits(zeroBytes(x^(ones*'\\'))) << w
+		controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
 	}
-	return true
-}
-
-// classifyGeneric is classify in portable Go, eight bytes at a time.
-func classifyGeneric(src []byte, masks []uint64) {
-	for block := 0; block+blockBytes <= len(src); block += blockBytes {
-		var quotes, backslashes, controls uint64
-		for w := 0; w < blockBytes; w += 8 {
-			x := leUint64(src[block+w:])
-			shift := uint(w)
-			quotes |= gatherHighBits(zeroBytes(x^(ones*'"'))) << shift
-			backslashes |= gatherHighBits(zeroBytes(x^(ones*'\\'))) << shift
-			controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << shift
-		}
-		k := block / blockBytes * masksPerBlock
-		masks[k], masks[k+1], masks[k+2] = quotes, backslashes, controls
-	}
+	return quotes, backslashes, controls
 }
 
 // zeroBytes sets the high bit of exactly the zero bytes of x.

@@ -6,25 +6,37 @@ import (
 	"testing"
 )
 
-// classifyByBytes is classify's definition, one byte at a time.
-func classifyByBytes(src []byte) []uint64 {
-	masks := make([]uint64, len(src)/blockBytes*masksPerBlock)
+// mapByBytes is mapBlocks' definition, one byte at a time: the delimiting
+// quotes, the escaped bytes, and the state after src, from the state st.
+func mapByBytes(src []byte, st blockState) (delims, escaped []uint64, end blockState) {
+	delims, escaped = make([]uint64, len(src)/blockBytes), make([]uint64, len(src)/blockBytes)
+	escapeNext, inside := st.escaped == 1, st.inside != 0
+	end.controls = st.controls
 	for i, c := range src {
-		k, bit := i/blockBytes*masksPerBlock, uint64(1)<<(i%blockBytes)
-		if c == '"' {
-			masks[k] |= bit
+		k, bit := i/blockBytes, uint64(1)<<(i%blockBytes)
+		isEscaped := escapeNext
+		escapeNext = c == '\\' && !isEscaped
+		if isEscaped {
+			escaped[k] |= bit
 		}
-		if c == '\\' {
-			masks[k+1] |= bit
+		if c == '"' && !isEscaped {
+			delims[k] |= bit
+			inside = !inside
 		}
-		if c < 0x20 {
-			masks[k+2] |= bit
+		if inside && c < 0x20 {
+			end.controls |= bit
 		}
 	}
-	return masks
+	if escapeNext {
+		end.escaped = 1
+	}
+	if inside {
+		end.inside = ^uint64(0)
+	}
+	return delims, escaped, end
 }
 
-// randomBlocks returns whole blocks biased towards the bytes classify looks for.
+// randomBlocks returns whole blocks biased towards the bytes that matter.
 func randomBlocks(r *rand.Rand, blocks int) []byte {
 	alphabet := []byte{'"', '\\', 0, 0x1f, 0x20, 'a', 0x7f, 0x80, 0xff, '\n', 0xa2, 0xdc}
 	b := make([]byte, blocks*blockBytes)
@@ -38,56 +50,30 @@ func randomBlocks(r *rand.Rand, blocks int) []byte {
 	return b
 }
 
-func TestClassifyMatchesBytes(t *testing.T) {
+// TestMapBlocksMatchesBytes checks mapBlocks (AVX2 where the processor has
+// it) and mapBlocksGeneric against the byte-by-byte definition, from every
+// starting state.
+func TestMapBlocksMatchesBytes(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for n := 0; n < 2000; n++ {
+	mappers := map[string]func([]byte, []uint64, []uint64, *blockState){"mapBlocks": mapBlocks, "mapBlocksGeneric": mapBlocksGeneric}
+	for n := 0; n < 5000; n++ {
 		src := randomBlocks(r, 1+r.Intn(4))
-		want := classifyByBytes(src)
-		for name, classifier := range map[string]func([]byte, []uint64){"classify": classify, "classifyGeneric": classifyGeneric} {
-			got := make([]uint64, len(want))
-			classifier(src, got)
-			for k := range want {
-				if got[k] != want[k] {
-					t.Fatalf("%s: block %d mask %d = %#x, want %#x\n%q", name, k/masksPerBlock, k%masksPerBlock, got[k], want[k], src)
+		start := blockState{escaped: uint64(r.Intn(2)), controls: uint64(r.Intn(2))}
+		if r.Intn(2) == 0 {
+			start.inside = ^uint64(0)
+		}
+		wantDelims, wantEscaped, wantEnd := mapByBytes(src, start)
+		for name, mapper := range mappers {
+			delims, escaped, st := make([]uint64, len(wantDelims)), make([]uint64, len(wantDelims)), start
+			mapper(src, delims, escaped, &st)
+			for k := range wantDelims {
+				if delims[k] != wantDelims[k] || escaped[k] != wantEscaped[k] {
+					t.Fatalf("%s from %+v, block %d: delims %#x escaped %#x, want %#x %#x\n%q", name, start, k, delims[k], escaped[k], wantDelims[k], wantEscaped[k], src)
 				}
 			}
-		}
-	}
-}
-
-// escapedByBytes flags the bytes that follow an escaping backslash.
-func escapedByBytes(b []byte) []bool {
-	escaped := make([]bool, len(b)+1)
-	for i, c := range b {
-		if c == '\\' && !escaped[i] {
-			escaped[i+1] = true
-		}
-	}
-	return escaped
-}
-
-func TestEscapedBitsAcrossBlocks(t *testing.T) {
-	r := rand.New(rand.NewSource(2))
-	for n := 0; n < 20000; n++ {
-		b := make([]byte, blockBytes*(1+r.Intn(4)))
-		for i := range b {
-			if r.Intn(3) == 0 {
-				b[i] = '\\'
+			if st.escaped != wantEnd.escaped || st.inside != wantEnd.inside || (st.controls != 0) != (wantEnd.controls != 0) {
+				t.Fatalf("%s from %+v: end state %+v, want %+v\n%q", name, start, st, wantEnd, src)
 			}
-		}
-		want := escapedByBytes(b)
-		masks := classifyByBytes(b)
-		var carry uint64
-		for k := 0; k < len(masks); k += masksPerBlock {
-			got := escapedBits(masks[k+1], &carry)
-			for i := 0; i < blockBytes; i++ {
-				if pos := k/masksPerBlock*blockBytes + i; (got>>i&1 == 1) != want[pos] {
-					t.Fatalf("byte %d of %q: escaped = %v, want %v", pos, b, !want[pos], want[pos])
-				}
-			}
-		}
-		if (carry == 1) != want[len(b)] {
-			t.Fatalf("carry out of %q = %d", b, carry)
 		}
 	}
 }

@@ -1,8 +1,0 @@
-package jsonl
-
-// classify writes, for each 64-byte block of src (whose length is a multiple
-// of 64), three words to masks: the bits of its quotes, of its backslashes
-// and of its bytes below 0x20. It uses SSE2, which every amd64 processor has.
-//
-//go:noescape
-func classify(src []byte, masks []uint64)
