@@ -86,7 +86,7 @@ func ExportHTML(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOpti
 }
 
 // The page is made by three kinds of goroutine: one reads entries and builds
-// their views, pageWorkers execute the template for them (markdown and
+// their views, pageWorkers write their markup (writeEntry: markdown and
 // highlighting happen there), and one writes the results in page order.
 // viewQueue is how many entries may be in flight between them.
 const (
@@ -98,7 +98,6 @@ const (
 type rendered struct {
 	view *entryView
 	html bytes.Buffer
-	err  error
 	done chan struct{}
 }
 
@@ -109,7 +108,7 @@ func (r *renderer) entries(ctx context.Context, w io.Writer) error {
 	for range pageWorkers {
 		go func() {
 			for e := range work {
-				e.err = page().ExecuteTemplate(&e.html, "entry", e.view)
+				writeEntry(&e.html, e.view)
 				close(e.done)
 			}
 		}()
@@ -147,9 +146,6 @@ func (r *renderer) entries(ctx context.Context, w io.Writer) error {
 func writeInOrder(w io.Writer, order <-chan *rendered) error {
 	for e := range order {
 		<-e.done
-		if e.err != nil {
-			return fmt.Errorf("write page: %w", e.err)
-		}
 		if _, err := w.Write(e.html.Bytes()); err != nil {
 			return fmt.Errorf("write page: %w", err)
 		}

@@ -16,7 +16,7 @@ const toolLookahead = 64
 type renderer struct {
 	ix     *jsonl.Index
 	opts   HTMLOptions
-	md     markdowns            // renderers for the goroutines that execute the template
+	md     markdowns            // renderers for the goroutines that write entries
 	code   budget               // code highlighting left, spent in page order
 	seq    []int                // entries in page order
 	pos    int                  // current position in seq
@@ -229,7 +229,7 @@ func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error
 	return found, nil
 }
 
-// markdown defers rendering text to the page template, deciding now whether
+// markdown defers rendering text to the entry markup, deciding now whether
 // its fenced code may be highlighted.
 func (r *renderer) markdown(text string) markdownText {
 	n := fencedBytes(text)

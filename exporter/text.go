@@ -87,8 +87,8 @@ func sanitizer() *bluemonday.Policy {
 	return p
 }
 
-// markdownText is message text whose HTML the page template asks for: the
-// markdown is rendered by the goroutines that execute the template, beside
+// markdownText is message text whose HTML the entry markup asks for: the
+// markdown is rendered by the goroutines that write entries, beside
 // the one that decodes entries. Whether its code is highlighted was decided
 // when the entry was read, in page order.
 type markdownText struct {
@@ -271,8 +271,8 @@ var chromaCSS = sync.OnceValue(func() template.CSS {
 // sits in a <noscript>, which a browser with JavaScript keeps as one inert
 // string until the reader opens it, and shows as normal markup without.
 //
-// Formatting is deferred to the page template, so that it runs in the
-// goroutine that writes the page, beside the one that decodes entries.
+// Formatting is deferred to the entry markup, so that it runs in the
+// goroutines that write entries, beside the one that decodes them.
 type output struct {
 	text, preview string
 	Rest          int  // lines not in the preview

@@ -46,7 +46,7 @@ type assistantView struct {
 
 type blockView struct {
 	Text     markdownText // markdown text
-	Thinking string       // escaped by the template
+	Thinking string       // escaped when written
 	Redacted bool         // thinking the provider withheld
 }
 
