@@ -111,6 +111,7 @@ func markdownWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.
 }
 
 func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {
+	tuneGC() // an export decodes every entry shown and keeps little of it
 	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
 	if err != nil {
 		return err
