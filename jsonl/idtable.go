@@ -10,12 +10,13 @@ import (
 const idChunkBytes = 1 << 20
 
 // idTable maps entry ids to entry numbers with open addressing over a slice of
-// int32, and keeps the id text in large pointer-free blocks: a few bytes per
+// words, and keeps the id text in large pointer-free blocks: a few bytes per
 // entry and nothing for the garbage collector to trace, instead of a Go map of
-// strings (about 60 bytes per entry).
+// strings (about 60 bytes per entry). Each slot also holds the top half of its
+// id's hash, so a probe compares id text only when the hashes agree.
 type idTable struct {
 	seed   maphash.Seed
-	slots  []int32  // entry number + 1; 0 is an empty slot
+	slots  []uint64 // hash tag << 32 | entry number + 1; 0 is an empty slot
 	refs   []uint64 // each entry's id: block << 44 | position << 24 | length
 	chunks [][]byte
 	count  int
@@ -27,7 +28,7 @@ const (
 )
 
 func newIDTable() *idTable {
-	return &idTable{seed: maphash.MakeSeed(), slots: make([]int32, 1024)}
+	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint64, 1024)}
 }
 
 // add records the id of the next entry (number len(ids)) and makes it the one
@@ -39,32 +40,41 @@ func (t *idTable) add(id []byte) (dup bool) {
 	if 2*(t.count+1) > len(t.slots) {
 		t.grow()
 	}
-	slot, found := t.find(id)
+	h := maphash.Bytes(t.seed, id)
+	slot, found := t.find(id, h)
 	if !found {
 		t.count++
 	}
-	t.slots[slot] = entry + 1
+	t.slots[slot] = slotWord(h, entry)
 	return found
 }
 
+// slotWord is what a slot holds for entry, whose id hashes to h.
+func slotWord(h uint64, entry int32) uint64 { return h&^(1<<32-1) | uint64(entry+1) }
+
+// slotEntry returns the entry number a full slot holds.
+func slotEntry(word uint64) int32 { return int32(uint32(word)) - 1 }
+
 // lookup returns the entry an id resolves to.
 func (t *idTable) lookup(id []byte) (int32, bool) {
-	slot, found := t.find(id)
+	slot, found := t.find(id, maphash.Bytes(t.seed, id))
 	if !found {
 		return 0, false
 	}
-	return t.slots[slot] - 1, true
+	return slotEntry(t.slots[slot]), true
 }
 
-// find returns the slot holding id, or the empty slot where it would go.
-func (t *idTable) find(id []byte) (int, bool) {
+// find returns the slot holding id, whose hash is h, or the empty slot where
+// it would go.
+func (t *idTable) find(id []byte, h uint64) (int, bool) {
 	mask := len(t.slots) - 1
-	for slot := int(maphash.Bytes(t.seed, id)) & mask; ; slot = (slot + 1) & mask {
-		e := t.slots[slot]
-		if e == 0 {
+	tag := h &^ (1<<32 - 1)
+	for slot := int(h) & mask; ; slot = (slot + 1) & mask {
+		word := t.slots[slot]
+		if word == 0 {
 			return slot, false
 		}
-		if t.id(e-1) == string(id) {
+		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == string(id) {
 			return slot, true
 		}
 	}
@@ -72,17 +82,17 @@ func (t *idTable) find(id []byte) (int, bool) {
 
 func (t *idTable) grow() {
 	old := t.slots
-	t.slots = make([]int32, 2*len(old))
+	t.slots = make([]uint64, 2*len(old))
 	mask := len(t.slots) - 1
-	for _, e := range old {
-		if e == 0 {
+	for _, word := range old {
+		if word == 0 {
 			continue
 		}
-		slot := int(maphash.String(t.seed, t.id(e-1))) & mask
+		slot := int(maphash.String(t.seed, t.id(slotEntry(word)))) & mask
 		for t.slots[slot] != 0 {
 			slot = (slot + 1) & mask
 		}
-		t.slots[slot] = e
+		t.slots[slot] = word
 	}
 }
 

@@ -11,8 +11,10 @@ import (
 // simdjson's first stage does: mapBlocks finds the quotes, backslashes and
 // control bytes of each block (with AVX2 on amd64), and from them, without a
 // branch per byte, which bytes are escaped, which quotes open or close a
-// string, and whether a control byte lies inside one. The parser then jumps
-// from a string's opening quote straight to its closing one.
+// string, whether a control byte lies inside one, and whether every escape
+// is valid (only \u escapes, which are rare, are checked afterwards, one by
+// one). The parser then jumps from a string's opening quote straight to its
+// closing one.
 //
 // The map assumes the line is well formed: if it is not, the parser rejects
 // it on its own, since every byte outside a string passes through the parser.
@@ -27,16 +29,16 @@ const (
 
 // stringMap records which quotes of a line delimit strings.
 type stringMap struct {
-	delims  []uint64 // per block: the quotes that open or close a string
-	escaped []uint64 // per block: the bytes that follow an escaping backslash
-	pad     [blockBytes]byte
+	delims         []uint64 // per block: the quotes that open or close a string
+	unicodeEscapes []uint64 // per block: the letters u that follow an escaping backslash
+	pad            [blockBytes]byte
 }
 
 // blockState is what mapBlocks carries from one block to the next.
 type blockState struct {
-	escaped  uint64 // 1: the previous block ended on an escaping backslash
-	inside   uint64 // all ones: the previous block ended inside a string
-	controls uint64 // control bytes found inside strings so far
+	escaped uint64 // 1: the previous block ended on an escaping backslash
+	inside  uint64 // all ones: the previous block ended inside a string
+	errors  uint64 // control bytes inside strings and bad escapes found so far
 }
 
 // build maps the strings of b. It returns false when a string holds a raw
@@ -45,25 +47,25 @@ type blockState struct {
 func (m *stringMap) build(b []byte) bool {
 	blocks := (len(b) + blockBytes - 1) / blockBytes
 	if cap(m.delims) < blocks {
-		m.delims, m.escaped = make([]uint64, blocks), make([]uint64, blocks)
+		m.delims, m.unicodeEscapes = make([]uint64, blocks), make([]uint64, blocks)
 	}
-	m.delims, m.escaped = m.delims[:blocks], m.escaped[:blocks]
+	m.delims, m.unicodeEscapes = m.delims[:blocks], m.unicodeEscapes[:blocks]
 	var st blockState
 	whole := len(b) / blockBytes
-	mapBlocks(b[:whole*blockBytes], m.delims, m.escaped, &st)
+	mapBlocks(b[:whole*blockBytes], m.delims, m.unicodeEscapes, &st)
 	if tail := b[whole*blockBytes:]; len(tail) > 0 {
 		// Spaces are neither quotes, backslashes nor control bytes.
 		n := copy(m.pad[:], tail)
 		for i := n; i < blockBytes; i++ {
 			m.pad[i] = ' '
 		}
-		mapBlocks(m.pad[:], m.delims[whole:], m.escaped[whole:], &st)
+		mapBlocks(m.pad[:], m.delims[whole:], m.unicodeEscapes[whole:], &st)
 	}
-	if st.controls != 0 || st.inside != 0 {
+	if st.errors != 0 || st.inside != 0 {
 		return false
 	}
-	for k, escaped := range m.escaped {
-		if escaped != 0 && !validEscapes(b, k*blockBytes, escaped) {
+	for k, us := range m.unicodeEscapes {
+		if us != 0 && !validUnicodeEscapes(b, k*blockBytes, us) {
 			return false
 		}
 	}
@@ -89,13 +91,11 @@ func (m *stringMap) closingQuote(i int) int {
 	return -1
 }
 
-// validEscapes checks the bytes of block base (of b) that follow a backslash:
-// each must complete an escape. A flagged byte past the end means the line
-// ends on a backslash.
-func validEscapes(b []byte, base int, escaped uint64) bool {
-	for ; escaped != 0; escaped &= escaped - 1 {
-		i := base + bits.TrailingZeros64(escaped)
-		if i >= len(b) || (!simpleEscape[b[i]] && escapeLen(b[i-1:]) == 0) {
+// validUnicodeEscapes checks the letters u of block base (of b) that follow
+// a backslash: each must be followed by four hex digits.
+func validUnicodeEscapes(b []byte, base int, us uint64) bool {
+	for ; us != 0; us &= us - 1 {
+		if i := base + bits.TrailingZeros64(us); i >= len(b) || escapeLen(b[i-1:]) == 0 {
 			return false
 		}
 	}
@@ -104,16 +104,16 @@ func validEscapes(b []byte, base int, escaped uint64) bool {
 
 // mapBlocksGeneric is mapBlocks in portable Go. For each 64-byte block of src
 // (whose length is a multiple of 64) it writes the string delimiters and the
-// escaped bytes, and it updates st.
-func mapBlocksGeneric(src []byte, delims, escaped []uint64, st *blockState) {
+// escaped letters u, and it updates st.
+func mapBlocksGeneric(src []byte, delims, unicodeEscapes []uint64, st *blockState) {
 	for k := range len(src) / blockBytes {
-		quotes, backslashes, controls := classifyBlock(src[k*blockBytes : (k+1)*blockBytes])
-		esc := escapedBits(backslashes, &st.escaped)
-		d := quotes &^ esc
+		c := classifyBlock(src[k*blockBytes : (k+1)*blockBytes])
+		escaped := escapedBits(c.backslashes, &st.escaped)
+		d := c.quotes &^ escaped
 		inside := prefixXor(d) ^ st.inside
 		st.inside = uint64(int64(inside) >> 63)
-		st.controls |= controls & inside
-		delims[k], escaped[k] = d, esc
+		st.errors |= c.controls&inside | escaped&^(c.simpleEscapes|c.us)
+		delims[k], unicodeEscapes[k] = d, escaped&c.us
 	}
 }
 
@@ -142,16 +142,31 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
-// classifyBlock returns the bits of a 64-byte block's quotes, backslashes and
-// bytes below 0x20, eight bytes at a time.
-func classifyBlock(block []byte) (quotes, backslashes, controls uint64) {
+// blockClasses holds the bits of a block's bytes of each class.
+type blockClasses struct {
+	quotes, backslashes, controls uint64
+	simpleEscapes                 uint64 // " \ / b f n r t: they complete a two-byte escape
+	us                            uint64 // letters u
+}
+
+// classifyBlock finds the classes of a 64-byte block, eight bytes at a time.
+func classifyBlock(block []byte) (c blockClasses) {
 	for w := 0; w < blockBytes; w += 8 {
 		x := leUint64(block[w:])
-		quotes |= gatherHighBits(zeroBytes(x^(ones*'"'))) << w
-		backslashes |= gatherHighBits(zeroBytes(x^(ones*'\\'))) << w
-		controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
+		c.quotes |= bytesEqual(x, '"') << w
+		c.backslashes |= bytesEqual(x, '\\') << w
+		c.controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
+		c.us |= bytesEqual(x, 'u') << w
+		for _, e := range []byte(`"\\/bfnrt`) {
+			c.simpleEscapes |= bytesEqual(x, e) << w
+		}
 	}
-	return quotes, backslashes, controls
+	return c
+}
+
+// bytesEqual returns one bit per byte of x, set where the byte is b.
+func bytesEqual(x uint64, b byte) uint64 {
+	return gatherHighBits(zeroBytes(x ^ ones*uint64(b)))
 }
 
 // zeroBytes sets the high bit of exactly the zero bytes of x.

@@ -7,18 +7,19 @@ import "golang.org/x/sys/cpu"
 var haveBlockAsm = cpu.X86.HasAVX2 && cpu.X86.HasPCLMULQDQ
 
 // mapBlocks writes, for each 64-byte block of src (whose length is a multiple
-// of 64), the quotes that delimit strings and the bytes that follow an
-// escaping backslash, carrying st from block to block.
-func mapBlocks(src []byte, delims, escaped []uint64, st *blockState) {
+// of 64), the quotes that delimit strings and the letters u that follow an
+// escaping backslash, carrying st from block to block. Control bytes inside
+// strings and escapes that are not valid are noted in st.errors.
+func mapBlocks(src []byte, delims, unicodeEscapes []uint64, st *blockState) {
 	if haveBlockAsm {
-		mapBlocksAVX2(src, delims, escaped, st)
+		mapBlocksAVX2(src, delims, unicodeEscapes, st)
 		return
 	}
-	mapBlocksGeneric(src, delims, escaped, st)
+	mapBlocksGeneric(src, delims, unicodeEscapes, st)
 }
 
 // mapBlocksAVX2 is mapBlocksGeneric with AVX2 compares for the byte classes
 // and a carry-less multiply for the prefix xor.
 //
 //go:noescape
-func mapBlocksAVX2(src []byte, delims, escaped []uint64, st *blockState)
+func mapBlocksAVX2(src []byte, delims, unicodeEscapes []uint64, st *blockState)

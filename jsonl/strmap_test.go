@@ -7,24 +7,27 @@ import (
 )
 
 // mapByBytes is mapBlocks' definition, one byte at a time: the delimiting
-// quotes, the escaped bytes, and the state after src, from the state st.
-func mapByBytes(src []byte, st blockState) (delims, escaped []uint64, end blockState) {
-	delims, escaped = make([]uint64, len(src)/blockBytes), make([]uint64, len(src)/blockBytes)
+// quotes, the escaped letters u, and the state after src, from the state st.
+func mapByBytes(src []byte, st blockState) (delims, unicodeEscapes []uint64, end blockState) {
+	delims, unicodeEscapes = make([]uint64, len(src)/blockBytes), make([]uint64, len(src)/blockBytes)
 	escapeNext, inside := st.escaped == 1, st.inside != 0
-	end.controls = st.controls
+	end.errors = st.errors
 	for i, c := range src {
 		k, bit := i/blockBytes, uint64(1)<<(i%blockBytes)
 		isEscaped := escapeNext
 		escapeNext = c == '\\' && !isEscaped
-		if isEscaped {
-			escaped[k] |= bit
+		if isEscaped && c == 'u' {
+			unicodeEscapes[k] |= bit
+		}
+		if isEscaped && c != 'u' && strings.IndexByte(`"\\/bfnrt`, c) < 0 {
+			end.errors |= bit
 		}
 		if c == '"' && !isEscaped {
 			delims[k] |= bit
 			inside = !inside
 		}
 		if inside && c < 0x20 {
-			end.controls |= bit
+			end.errors |= bit
 		}
 	}
 	if escapeNext {
@@ -33,12 +36,12 @@ func mapByBytes(src []byte, st blockState) (delims, escaped []uint64, end blockS
 	if inside {
 		end.inside = ^uint64(0)
 	}
-	return delims, escaped, end
+	return delims, unicodeEscapes, end
 }
 
 // randomBlocks returns whole blocks biased towards the bytes that matter.
 func randomBlocks(r *rand.Rand, blocks int) []byte {
-	alphabet := []byte{'"', '\\', 0, 0x1f, 0x20, 'a', 0x7f, 0x80, 0xff, '\n', 0xa2, 0xdc}
+	alphabet := []byte("\"\\\x00\x1f a\x7f\x80\xff\n\xa2\xdcubfnrt/\x22\x5c\x62\xe2\xf5\x55\x0f")
 	b := make([]byte, blocks*blockBytes)
 	for i := range b {
 		if r.Intn(2) == 0 {
@@ -58,20 +61,20 @@ func TestMapBlocksMatchesBytes(t *testing.T) {
 	mappers := map[string]func([]byte, []uint64, []uint64, *blockState){"mapBlocks": mapBlocks, "mapBlocksGeneric": mapBlocksGeneric}
 	for n := 0; n < 5000; n++ {
 		src := randomBlocks(r, 1+r.Intn(4))
-		start := blockState{escaped: uint64(r.Intn(2)), controls: uint64(r.Intn(2))}
+		start := blockState{escaped: uint64(r.Intn(2)), errors: uint64(r.Intn(2))}
 		if r.Intn(2) == 0 {
 			start.inside = ^uint64(0)
 		}
-		wantDelims, wantEscaped, wantEnd := mapByBytes(src, start)
+		wantDelims, wantUs, wantEnd := mapByBytes(src, start)
 		for name, mapper := range mappers {
-			delims, escaped, st := make([]uint64, len(wantDelims)), make([]uint64, len(wantDelims)), start
-			mapper(src, delims, escaped, &st)
+			delims, us, st := make([]uint64, len(wantDelims)), make([]uint64, len(wantDelims)), start
+			mapper(src, delims, us, &st)
 			for k := range wantDelims {
-				if delims[k] != wantDelims[k] || escaped[k] != wantEscaped[k] {
-					t.Fatalf("%s from %+v, block %d: delims %#x escaped %#x, want %#x %#x\n%q", name, start, k, delims[k], escaped[k], wantDelims[k], wantEscaped[k], src)
+				if delims[k] != wantDelims[k] || us[k] != wantUs[k] {
+					t.Fatalf("%s from %+v, block %d: delims %#x unicode escapes %#x, want %#x %#x\n%q", name, start, k, delims[k], us[k], wantDelims[k], wantUs[k], src)
 				}
 			}
-			if st.escaped != wantEnd.escaped || st.inside != wantEnd.inside || (st.controls != 0) != (wantEnd.controls != 0) {
+			if st != wantEnd {
 				t.Fatalf("%s from %+v: end state %+v, want %+v\n%q", name, start, st, wantEnd, src)
 			}
 		}
@@ -90,7 +93,7 @@ func TestStringMapClosingQuote(t *testing.T) {
 			t.Errorf("closingQuote(%d) = %d, want %d", c.open, got, c.close)
 		}
 	}
-	for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"open}`} {
+	for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"open}`, `{"a":"\u12"}`} {
 		if m.build([]byte(bad)) {
 			t.Errorf("build accepted %q", bad)
 		}
