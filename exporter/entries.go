@@ -159,7 +159,7 @@ func (r *renderer) bashView(msg jsonl.Message) *bashView {
 		b.Exit = itoa(*msg.ExitCode)
 	}
 	if msg.Output != "" && !r.opts.NoToolOutput {
-		b.Output = r.code.newOutput(msg.Output, 10, nil)
+		b.Output = r.code.newOutput(msg.Output, 10, "")
 	}
 	if msg.Truncated {
 		b.Truncated = msg.FullOutputPath

@@ -23,7 +23,7 @@ func (r *renderer) systemView(e *jsonl.Entry, leading bool) *systemView {
 		}
 	}
 	if text != "" {
-		s.Text = r.code.newOutput(text, 10, nil)
+		s.Text = r.code.newOutput(text, 10, "")
 	}
 	return s
 }

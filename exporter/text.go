@@ -168,12 +168,17 @@ type budget struct {
 
 // take reserves n bytes of highlighting, if there are that many left.
 func (b *budget) take(n int) bool {
-	if n > maxHighlightBytes || n > b.left {
+	if !b.fits(n) {
 		b.spent = true
 		return false
 	}
 	b.left -= n
 	return true
+}
+
+// fits reports whether n bytes of code may still be highlighted.
+func (b *budget) fits(n int) bool {
+	return n <= maxHighlightBytes && n <= b.left
 }
 
 // highlight returns code as a highlighted <pre class="chroma">, or escaped
@@ -284,11 +289,16 @@ type output struct {
 	lexErr        error
 }
 
-// newOutput shows text with at most maxLines lines visible, highlighted with
-// lexer when one is given and the budget allows.
-func (b *budget) newOutput(text string, maxLines int, lexer chroma.Lexer) *output {
+// newOutput shows text with at most maxLines lines visible, highlighted as
+// the file at path when a lexer fits its name and the budget allows. Once some
+// code was left plain, the lexer is not even looked up for outputs that do
+// not fit: matching a name against every lexer takes milliseconds.
+func (b *budget) newOutput(text string, maxLines int, path string) *output {
 	o := formatOutput(text, maxLines, plainCode)
-	if lexer != nil && b.take(o.highlighted()) {
+	if b.spent && !b.fits(o.highlighted()) {
+		return o
+	}
+	if lexer := lexerForPath(path); lexer != nil && b.take(o.highlighted()) {
 		o.format = func(s string) template.HTML { return highlight(s, lexer) }
 		if o.Long && len(o.text) <= maxFullFormatBytes {
 			o.lexer = lexer

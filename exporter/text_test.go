@@ -21,7 +21,7 @@ func TestPreviewFromFullTokens(t *testing.T) {
 	}
 	lexer := lexers.Get("go")
 	b := budget{left: highlightBudget}
-	o := b.newOutput(src.String(), 10, lexer)
+	o := b.newOutput(src.String(), 10, "f.go")
 	if !o.Long || o.lexer == nil {
 		t.Fatalf("want a collapsed, highlighted output, got Long=%v lexer=%v", o.Long, o.lexer)
 	}

@@ -109,7 +109,7 @@ func (r *renderer) withOutput(v *toolView, res *toolResult, maxLines int, path s
 	case v.Name == "grep" && !res.IsError:
 		v.Output = formatOutput(text, maxLines, grepHTML)
 	default:
-		v.Output = r.code.newOutput(text, maxLines, lexerForPath(path))
+		v.Output = r.code.newOutput(text, maxLines, path)
 	}
 	if v.Output != nil {
 		v.Output.Error = res.IsError
@@ -166,7 +166,7 @@ func (r *renderer) writeView(v *toolView, args jsonl.Object, res *toolResult) {
 		v.Detail = "(" + itoa(n) + " lines)"
 	}
 	if content != "" && !r.opts.NoToolOutput {
-		v.Content = r.code.newOutput(content, 10, lexerForPath(v.Path))
+		v.Content = r.code.newOutput(content, 10, v.Path)
 	}
 	if res != nil && !r.opts.NoToolOutput {
 		v.Note = strings.TrimSpace(res.Text)
