@@ -59,7 +59,9 @@ func (r *renderer) messageView(v *entryView, e *jsonl.Entry) error {
 	if err != nil {
 		return err
 	}
-	r.stats.add(msg)
+	if msg.Role != jsonl.RoleAssistant {
+		r.stats.add(msg, nil) // assistantView counts its message with the blocks it decodes
+	}
 	switch msg.Role {
 	case jsonl.RoleUser:
 		text, blocks := contentOf(msg.Content)
@@ -95,6 +97,7 @@ func displayRaw(d *bool) jsonl.RawMessage {
 
 func (r *renderer) assistantView(v *entryView, msg jsonl.Message) error {
 	_, blocks := contentOf(msg.Content)
+	r.stats.add(msg, blocks)
 	a := &assistantView{Model: msg.Model, Error: msg.ErrorMessage}
 	if msg.Provider != "" && msg.Model != "" {
 		a.Model = msg.Provider + "/" + msg.Model
@@ -145,7 +148,7 @@ func (r *renderer) toolCalls(a *assistantView, blocks []jsonl.Block, calls map[s
 	for _, b := range blocks {
 		if b.Type == "toolCall" {
 			if res := found[b.ID]; res != nil {
-				r.stats.add(res.Msg)
+				r.stats.add(res.Msg, nil)
 			}
 			a.Tools = append(a.Tools, r.renderTool(b, found[b.ID]))
 		}

@@ -17,7 +17,9 @@ type stats struct {
 	seen                                    map[string]bool
 }
 
-func (s *stats) add(m jsonl.Message) {
+// add counts a message shown; blocks are the content blocks of an assistant
+// message, as its caller decoded them.
+func (s *stats) add(m jsonl.Message, blocks []jsonl.Block) {
 	switch m.Role {
 	case jsonl.RoleUser:
 		s.user++
@@ -27,7 +29,6 @@ func (s *stats) add(m jsonl.Message) {
 		s.assistant++
 		s.addModel(m)
 		s.addUsage(m.Usage)
-		_, blocks := contentOf(m.Content)
 		for _, b := range blocks {
 			if b.Type == "toolCall" {
 				s.toolCalls++

@@ -127,13 +127,21 @@ func images(blocks []jsonl.Block) []imageView {
 	return out
 }
 
-// summaryLine is a short one-line text for the sidebar.
+// summaryLine is a short one-line text for the sidebar: the words of s
+// joined by single spaces, cut at 100 bytes. It reads no further into s than
+// the cut.
 func summaryLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 100 {
-		s = strings.ToValidUTF8(s[:100], "") + "…"
+	var b strings.Builder
+	for word := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(word)
+		if b.Len() > 100 {
+			return strings.ToValidUTF8(b.String()[:100], "") + "…"
+		}
 	}
-	return s
+	return b.String()
 }
 
 // formatTokens is Pi's compact token count: 950, 9.5k, 95k, 9.5M.
