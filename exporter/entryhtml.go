@@ -1,16 +1,13 @@
 package exporter
 
-import (
-	"bytes"
-	"html/template"
-)
+import "bytes"
 
 // markup writes the HTML of one entry. It is what an html/template for the
 // entry would write, without the reflection that made the template the
 // export's largest cost: literal markup is written as is, and every value
 // from the session goes through the escapers of escape.go (text for HTML text
 // and quoted attributes, fragment for URL fragments, HTML only for markup that
-// is already safe: sanitized markdown and formatted code).
+// is already safe: sanitized markdown and formatted code, which text.go writes).
 type markup struct{ b *bytes.Buffer }
 
 // lit writes literal markup.
@@ -18,9 +15,6 @@ func (m markup) lit(s string) { m.b.WriteString(s) }
 
 // text writes s escaped as text or an attribute value.
 func (m markup) text(s string) { escapeHTML(m.b, s) }
-
-// html writes markup that is safe already.
-func (m markup) html(h template.HTML) { m.b.WriteString(string(h)) }
 
 // wrap writes open, s escaped, then close.
 func (m markup) wrap(open, s, close string) {
@@ -117,7 +111,7 @@ func (m markup) body(v *entryView) {
 // markdown writes rendered markdown in its <div>, after lead.
 func (m markup) markdown(lead string, t markdownText) {
 	m.lit(lead + `<div class="md">`)
-	m.html(t.HTML())
+	t.write(m.b)
 	m.lit(`</div>`)
 }
 
@@ -228,12 +222,12 @@ func (m markup) out(o *output) {
 	}
 	if !o.Long {
 		m.lit(`<div ` + class + `>`)
-		m.html(o.Preview())
+		o.writePreview(m.b)
 		m.lit(`</div>`)
 		return
 	}
 	m.lit(`<details ` + class + `><summary><div class="preview">`)
-	m.html(o.Preview())
+	o.writePreview(m.b)
 	m.lit(`</div><span class="more">… `)
 	if o.Rest != 0 {
 		m.lit(itoa(o.Rest) + " more lines")
@@ -241,7 +235,7 @@ func (m markup) out(o *output) {
 		m.lit("more")
 	}
 	m.lit(`</span></summary><noscript>`)
-	m.html(o.Full())
+	o.writeFull(m.b)
 	m.lit(`</noscript></details>`)
 }
 

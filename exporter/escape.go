@@ -13,10 +13,17 @@ import (
 // escapeHTML writes s escaped for HTML text or a quoted attribute value: NUL
 // becomes U+FFFD, and " & ' + < > character references. Only these ASCII
 // bytes change; every other byte, valid UTF-8 or not, is copied.
-func escapeHTML(b *bytes.Buffer, s string) {
+func escapeHTML(b *bytes.Buffer, s string) { escapeWith(b, s, &textEscapes) }
+
+// escapeCode writes s escaped as template.HTMLEscapeString escapes it, which
+// is escapeHTML but for the plus sign, kept.
+func escapeCode(b *bytes.Buffer, s string) { escapeWith(b, s, &codeEscapes) }
+
+// escapeWith writes s with the bytes that escapes maps replaced.
+func escapeWith(b *bytes.Buffer, s string, escapes *[256]string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
-		r := textEscapes[s[i]]
+		r := escapes[s[i]]
 		if r == "" {
 			continue
 		}
@@ -34,6 +41,16 @@ var textEscapes = [256]string{
 	'&':  "&amp;",
 	'\'': "&#39;",
 	'+':  "&#43;",
+	'<':  "&lt;",
+	'>':  "&gt;",
+}
+
+// codeEscapes is text/template's HTMLEscape, by byte.
+var codeEscapes = [256]string{
+	0:    "\uFFFD",
+	'"':  "&#34;",
+	'&':  "&amp;",
+	'\'': "&#39;",
 	'<':  "&lt;",
 	'>':  "&gt;",
 }

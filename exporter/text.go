@@ -39,8 +39,8 @@ const (
 type markdown struct {
 	md        goldmark.Markdown
 	policy    *bluemonday.Policy
-	highlight bool // highlight fenced code in the text being rendered
-	buf       bytes.Buffer
+	highlight bool         // highlight fenced code in the text being rendered
+	buf, code bytes.Buffer // goldmark's output; one code block's HTML
 }
 
 func newMarkdown() *markdown {
@@ -67,12 +67,12 @@ func newMarkdowns(n int) markdowns {
 	return ms
 }
 
-// render renders text with a free renderer.
-func (ms markdowns) render(text string, highlight bool) template.HTML {
+// render writes text as HTML to b, with a free renderer.
+func (ms markdowns) render(b *bytes.Buffer, text string, highlight bool) {
 	m := <-ms
 	defer func() { ms <- m }()
 	m.highlight = highlight
-	return m.Render(text)
+	m.render(b, text)
 }
 
 // sanitizer is bluemonday's policy for user content, plus the class names
@@ -97,29 +97,35 @@ type markdownText struct {
 	highlight bool
 }
 
-// HTML renders the text.
-func (m markdownText) HTML() template.HTML {
-	if m.ms == nil {
-		return ""
+// write renders the text to b.
+func (m markdownText) write(b *bytes.Buffer) {
+	if m.ms != nil {
+		m.ms.render(b, m.text, m.highlight)
 	}
-	return m.ms.render(m.text, m.highlight)
 }
 
-// Render returns text as sanitized HTML.
-func (m *markdown) Render(text string) template.HTML {
+// render writes text to b as sanitized HTML.
+func (m *markdown) render(b *bytes.Buffer, text string) {
 	if len(text) > maxMarkdownBytes {
-		return plainPre(text)
+		writePlainPre(b, text)
+		return
 	}
 	m.buf.Reset()
 	if err := m.md.Convert([]byte(text), &m.buf); err != nil {
-		return plainPre(text)
+		writePlainPre(b, text)
+		return
 	}
-	return template.HTML(m.policy.SanitizeBytes(m.buf.Bytes()))
+	start := b.Len()
+	if err := m.policy.SanitizeReaderToWriter(bytes.NewReader(m.buf.Bytes()), b); err != nil {
+		b.Truncate(start) // what SanitizeBytes returns on an error: nothing
+	}
 }
 
-// plainPre is text escaped inside a <pre>.
-func plainPre(text string) template.HTML {
-	return template.HTML("<pre class=\"plain\">" + template.HTMLEscapeString(text) + "</pre>")
+// writePlainPre writes text escaped inside a <pre>.
+func writePlainPre(b *bytes.Buffer, text string) {
+	b.WriteString(`<pre class="plain">`)
+	escapeCode(b, text)
+	b.WriteString(`</pre>`)
 }
 
 // codeBlockRenderer renders fenced and indented code blocks, with chroma
@@ -150,7 +156,9 @@ func (c codeBlockRenderer) renderCode(w util.BufWriter, src []byte, n ast.Node, 
 	if lang != "" && c.m.highlight {
 		lexer = lexers.Get(lang)
 	}
-	_, err := w.WriteString(string(highlight(code.String(), lexer)))
+	c.m.code.Reset()
+	writeHighlighted(&c.m.code, code.String(), lexer)
+	_, err := w.Write(c.m.code.Bytes())
 	return ast.WalkSkipChildren, err
 }
 
@@ -181,17 +189,19 @@ func (b *budget) fits(n int) bool {
 	return n <= maxHighlightBytes && n <= b.left
 }
 
-// highlight returns code as a highlighted <pre class="chroma">, or escaped
-// when no lexer is given or fits.
-func highlight(code string, lexer chroma.Lexer) template.HTML {
+// writeHighlighted writes code as a highlighted <pre class="chroma">, or
+// escaped when no lexer is given or fits.
+func writeHighlighted(b *bytes.Buffer, code string, lexer chroma.Lexer) {
 	if lexer == nil {
-		return plainCode(code)
+		writePlainCode(b, code)
+		return
 	}
 	tokens, err := tokenise(code, lexer)
 	if err != nil {
-		return plainCode(code)
+		writePlainCode(b, code)
+		return
 	}
-	return highlightTokens(tokens, code)
+	writeTokens(b, tokens, code)
 }
 
 // tokenise lexes code, with adjacent tokens of one type merged.
@@ -203,14 +213,14 @@ func tokenise(code string, lexer chroma.Lexer) ([]chroma.Token, error) {
 	return it.Tokens(), nil
 }
 
-// highlightTokens writes tokens as a highlighted <pre class="chroma">, or code
+// writeTokens writes tokens as a highlighted <pre class="chroma">, or code
 // escaped if chroma fails.
-func highlightTokens(tokens []chroma.Token, code string) template.HTML {
-	var b strings.Builder
-	if err := formatter.Format(&b, styles.Fallback, chroma.Literator(tokens...)); err != nil {
-		return plainCode(code)
+func writeTokens(b *bytes.Buffer, tokens []chroma.Token, code string) {
+	start := b.Len()
+	if err := formatter.Format(b, styles.Fallback, chroma.Literator(tokens...)); err != nil {
+		b.Truncate(start)
+		writePlainCode(b, code)
 	}
-	return template.HTML(b.String())
 }
 
 // headTokens cuts tokens before the line break that ends their first lines.
@@ -283,7 +293,7 @@ type output struct {
 	Rest          int  // lines not in the preview
 	Long          bool // the preview is not the whole text
 	Error         bool
-	format        func(string) template.HTML
+	format        func(b *bytes.Buffer, text string)
 	lexer         chroma.Lexer   // highlights both preview and full text, when set
 	tokens        []chroma.Token // the full text lexed once, for both
 	lexErr        error
@@ -294,12 +304,12 @@ type output struct {
 // code was left plain, the lexer is not even looked up for outputs that do
 // not fit: matching a name against every lexer takes milliseconds.
 func (b *budget) newOutput(text string, maxLines int, path string) *output {
-	o := formatOutput(text, maxLines, plainCode)
+	o := formatOutput(text, maxLines, writePlainCode)
 	if b.spent && !b.fits(o.highlighted()) {
 		return o
 	}
 	if lexer := lexerForPath(path); lexer != nil && b.take(o.highlighted()) {
-		o.format = func(s string) template.HTML { return highlight(s, lexer) }
+		o.format = func(b *bytes.Buffer, s string) { writeHighlighted(b, s, lexer) }
 		if o.Long && len(o.text) <= maxFullFormatBytes {
 			o.lexer = lexer
 		}
@@ -329,46 +339,54 @@ func (o *output) lexed() ([]chroma.Token, error) {
 }
 
 // formatOutput is newOutput with any formatter of text to HTML.
-func formatOutput(text string, maxLines int, format func(string) template.HTML) *output {
+func formatOutput(text string, maxLines int, format func(b *bytes.Buffer, text string)) *output {
 	text = strings.ReplaceAll(text, "\t", "   ")
 	preview, rest := headLines(text, maxLines)
 	return &output{text: text, preview: preview, Rest: rest, Long: rest > 0 || len(preview) != len(text), format: format}
 }
 
-// Preview is the first lines as HTML, or all of them when the output is short.
-func (o *output) Preview() template.HTML {
+// writePreview writes the first lines as HTML, or all of them when the
+// output is short.
+func (o *output) writePreview(b *bytes.Buffer) {
 	switch {
 	case !o.Long:
-		return o.format(o.text)
+		o.format(b, o.text)
 	case o.lexer != nil:
 		tokens, err := o.lexed()
 		if err != nil {
-			return plainCode(o.preview)
+			writePlainCode(b, o.preview)
+			return
 		}
-		return highlightTokens(headTokens(tokens, strings.Count(o.preview, "\n")+1), o.preview)
+		writeTokens(b, headTokens(tokens, strings.Count(o.preview, "\n")+1), o.preview)
+	default:
+		o.format(b, o.preview)
 	}
-	return o.format(o.preview)
 }
 
-// Full is the whole text as HTML, formatted only up to maxFullFormatBytes and
-// escaped beyond, so that huge outputs cost no more than copying them.
-func (o *output) Full() template.HTML {
+// writeFull writes the whole text as HTML, formatted only up to
+// maxFullFormatBytes and escaped beyond, so that huge outputs cost no more
+// than copying them.
+func (o *output) writeFull(b *bytes.Buffer) {
 	switch {
 	case len(o.text) > maxFullFormatBytes:
-		return plainCode(o.text)
+		writePlainCode(b, o.text)
 	case o.lexer != nil:
 		tokens, err := o.lexed()
 		if err != nil {
-			return plainCode(o.text)
+			writePlainCode(b, o.text)
+			return
 		}
-		return highlightTokens(tokens, o.text)
+		writeTokens(b, tokens, o.text)
+	default:
+		o.format(b, o.text)
 	}
-	return o.format(o.text)
 }
 
-// plainCode is text escaped in the same <pre> a highlighter writes.
-func plainCode(text string) template.HTML {
-	return template.HTML(`<pre class="chroma"><code>` + template.HTMLEscapeString(text) + `</code></pre>`)
+// writePlainCode writes text escaped in the same <pre> a highlighter writes.
+func writePlainCode(b *bytes.Buffer, text string) {
+	b.WriteString(`<pre class="chroma"><code>`)
+	escapeCode(b, text)
+	b.WriteString(`</code></pre>`)
 }
 
 // headLines returns the first n lines of text (at most maxPreviewBytes) and

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"bytes"
 	"html"
 	"regexp"
 	"strings"
@@ -10,6 +11,13 @@ import (
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
+
+// written returns what write writes.
+func written(write func(*bytes.Buffer)) string {
+	var b bytes.Buffer
+	write(&b)
+	return b.String()
+}
 
 // TestPreviewFromFullTokens checks that a collapsed, highlighted output's
 // preview, cut from the tokens of its full text, shows the same text as the
@@ -25,7 +33,7 @@ func TestPreviewFromFullTokens(t *testing.T) {
 	if !o.Long || o.lexer == nil {
 		t.Fatalf("want a collapsed, highlighted output, got Long=%v lexer=%v", o.Long, o.lexer)
 	}
-	got, alone := string(o.Preview()), string(highlight(o.preview, lexer))
+	got, alone := written(o.writePreview), written(func(b *bytes.Buffer) { writeHighlighted(b, o.preview, lexer) })
 	if text := html.UnescapeString(tags.ReplaceAllString(got, "")); text != strings.ReplaceAll(strings.TrimSuffix(o.preview, "\r"), "\r\n", "\n") {
 		t.Errorf("preview shows %q", text)
 	}
@@ -34,7 +42,7 @@ func TestPreviewFromFullTokens(t *testing.T) {
 	if !strings.HasSuffix(got, tail) || !strings.HasPrefix(alone, strings.TrimSuffix(got, tail)) {
 		t.Errorf("preview markup differs:\ngot   %q\nalone %q", got, alone)
 	}
-	if full := string(o.Full()); full != string(highlight(o.text, lexer)) {
+	if full := written(o.writeFull); full != written(func(b *bytes.Buffer) { writeHighlighted(b, o.text, lexer) }) {
 		t.Errorf("full text differs from highlighting it alone")
 	}
 }

@@ -2,7 +2,6 @@ package exporter
 
 import (
 	"bytes"
-	"html/template"
 	"regexp"
 	"strings"
 
@@ -107,7 +106,7 @@ func (r *renderer) withOutput(v *toolView, res *toolResult, maxLines int, path s
 	switch {
 	case text == "":
 	case v.Name == "grep" && !res.IsError:
-		v.Output = formatOutput(text, maxLines, grepHTML)
+		v.Output = formatOutput(text, maxLines, writeGrep)
 	default:
 		v.Output = r.code.newOutput(text, maxLines, path)
 	}
@@ -234,20 +233,20 @@ func prettyJSON(raw jsonl.RawMessage) string {
 
 var grepPrefix = regexp.MustCompile(`^([^\s:]+[:-]\d+[:-])`)
 
-// grepHTML is grep output with its file:line prefixes marked.
-func grepHTML(text string) template.HTML {
-	var b strings.Builder
+// writeGrep writes grep output with its file:line prefixes marked.
+func writeGrep(b *bytes.Buffer, text string) {
 	b.WriteString(`<pre class="chroma"><code>`)
 	for i, l := range strings.Split(text, "\n") {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		if m := grepPrefix.FindString(l); m != "" {
-			b.WriteString(`<span class="gp">` + template.HTMLEscapeString(m) + `</span>`)
+			b.WriteString(`<span class="gp">`)
+			escapeCode(b, m)
+			b.WriteString(`</span>`)
 			l = l[len(m):]
 		}
-		b.WriteString(template.HTMLEscapeString(l))
+		escapeCode(b, l)
 	}
 	b.WriteString(`</code></pre>`)
-	return template.HTML(b.String())
 }
