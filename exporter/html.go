@@ -42,6 +42,8 @@ var (
 	styleCSS string
 	//go:embed assets/app.js
 	appJS string
+	//go:embed assets/chroma.css
+	chromaCSS string
 )
 
 // bootJS marks the page as scripted before the body is parsed, so that CSS
@@ -197,7 +199,7 @@ type headView struct {
 func (r *renderer) headView() headView {
 	h := r.header
 	v := headView{
-		CSP: template.HTMLAttr(csp()), Title: r.title(), CSS: template.CSS(styleCSS), ChromaCSS: chromaCSS(),
+		CSP: template.HTMLAttr(csp()), Title: r.title(), CSS: template.CSS(styleCSS), ChromaCSS: template.CSS(chromaCSS),
 		BootJS: template.JS(bootJS), AllBranches: r.opts.AllBranches,
 		SessionID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession, Shown: r.shown(),
 	}

@@ -2,7 +2,6 @@ package exporter
 
 import (
 	"bytes"
-	"html/template"
 	"net/url"
 	"path"
 	"regexp"
@@ -12,7 +11,6 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -162,8 +160,14 @@ func (c codeBlockRenderer) renderCode(w util.BufWriter, src []byte, n ast.Node, 
 	return ast.WalkSkipChildren, err
 }
 
-// formatter writes chroma tokens as <span class>; the page carries the CSS.
+// formatter writes chroma tokens as <span class>; the page carries the CSS
+// (assets/chroma.css: chroma's github and github-dark styles).
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false))
+
+// classStyle is the style the formatter is given. Writing class names, the
+// formatter does not use it, so it is empty: chroma's styles package would
+// parse all of its 70 styles when pitool starts (about 16 ms).
+var classStyle = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // budget bounds the code highlighted per page, in source bytes: chroma's
 // lexers run at well under 1 MB/s, so past the budget code is shown escaped
@@ -217,7 +221,7 @@ func tokenise(code string, lexer chroma.Lexer) ([]chroma.Token, error) {
 // escaped if chroma fails.
 func writeTokens(b *bytes.Buffer, tokens []chroma.Token, code string) {
 	start := b.Len()
-	if err := formatter.Format(b, styles.Fallback, chroma.Literator(tokens...)); err != nil {
+	if err := formatter.Format(b, classStyle, chroma.Literator(tokens...)); err != nil {
 		b.Truncate(start)
 		writePlainCode(b, code)
 	}
@@ -270,16 +274,6 @@ func lexerForPath(p string) chroma.Lexer {
 	lexerCache.Store(key, lexer)
 	return lexer
 }
-
-var chromaCSS = sync.OnceValue(func() template.CSS {
-	var b strings.Builder
-	light, dark := styles.Get("github"), styles.Get("github-dark")
-	formatter.WriteCSS(&b, light)
-	b.WriteString("@media (prefers-color-scheme: dark) {\n")
-	formatter.WriteCSS(&b, dark)
-	b.WriteString("}\n")
-	return template.CSS(b.String())
-})
 
 // output is a tool output or file content: shown whole when short, otherwise
 // a preview of its first lines with the rest collapsed. The collapsed full text

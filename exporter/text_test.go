@@ -2,12 +2,15 @@ package exporter
 
 import (
 	"bytes"
+	"flag"
 	"html"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
@@ -59,5 +62,30 @@ func TestHeadTokens(t *testing.T) {
 	}
 	if got.String() != "a := 1\nb := 2" {
 		t.Errorf("head is %q", got.String())
+	}
+}
+
+var updateChromaCSS = flag.Bool("update-chroma-css", false, "rewrite assets/chroma.css from chroma's styles")
+
+// TestChromaCSS checks that assets/chroma.css is what chroma writes for the
+// formatter's classes in its github style, and github-dark for dark mode.
+func TestChromaCSS(t *testing.T) {
+	var b strings.Builder
+	if err := formatter.WriteCSS(&b, styles.Get("github")); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	if err := formatter.WriteCSS(&b, styles.Get("github-dark")); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("}\n")
+	if *updateChromaCSS {
+		if err := os.WriteFile("assets/chroma.css", []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if b.String() != chromaCSS {
+		t.Error("assets/chroma.css is stale: run go test ./exporter -run TestChromaCSS -update-chroma-css")
 	}
 }
