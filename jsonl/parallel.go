@@ -31,10 +31,25 @@ func indexWorkers(seekable bool, size int64) int {
 // chunk is a run of whole lines skimmed by one worker.
 type chunk struct {
 	start, end int64
-	facts      []lineFacts
+	*scratch       // the facts of its lines
 	lines      int // physical lines in the chunk
 	err        error
 	done       chan struct{}
+}
+
+// scratch holds a chunk's facts and the bytes they keep. Once the merger has
+// taken a chunk's facts its scratch goes back to the workers, so a file is
+// indexed with a few chunks' worth of allocations, and the garbage collector
+// has little to do.
+type scratch struct {
+	facts []lineFacts
+	arena blockArena
+}
+
+// reset empties s for the next chunk.
+func (s *scratch) reset() {
+	s.facts = s.facts[:0]
+	s.arena.reset()
 }
 
 // scanParallel skims a plain file in chunks on several goroutines and adds the
@@ -43,11 +58,12 @@ type chunk struct {
 func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 	jobs := make(chan *chunk)
 	order := make(chan *chunk, workers)
+	free := make(chan *scratch, 2*workers+1)
 	stop := make(chan struct{})
 	defer close(stop)
 	go splitChunks(ra, size, jobs, order, stop)
 	for w := 0; w < workers; w++ {
-		go skimChunks(ra, ix.Name, jobs)
+		go skimChunks(ra, ix.Name, jobs, free)
 	}
 	base := 0
 	for c := range order {
@@ -59,6 +75,11 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 			ix.take(c.facts[k].rebase(base, c.start))
 		}
 		base += c.lines
+		c.scratch.reset()
+		select {
+		case free <- c.scratch:
+		default:
+		}
 	}
 	return nil
 }
@@ -68,8 +89,9 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 func splitChunks(ra io.ReaderAt, size int64, jobs, order chan<- *chunk, stop <-chan struct{}) {
 	defer close(jobs)
 	defer close(order)
+	buf := make([]byte, 64<<10)
 	for start := int64(0); start < size; {
-		c := &chunk{start: start, end: lineEndAfter(ra, min(start+chunkBytes, size), size), done: make(chan struct{})}
+		c := &chunk{start: start, end: lineEndAfter(ra, buf, min(start+chunkBytes, size), size), done: make(chan struct{})}
 		select {
 		case order <- c:
 		case <-stop:
@@ -85,9 +107,8 @@ func splitChunks(ra io.ReaderAt, size int64, jobs, order chan<- *chunk, stop <-c
 }
 
 // lineEndAfter returns the offset just past the first newline at or after at,
-// or size when there is none.
-func lineEndAfter(ra io.ReaderAt, at, size int64) int64 {
-	buf := make([]byte, 64<<10)
+// or size when there is none, reading through buf.
+func lineEndAfter(ra io.ReaderAt, buf []byte, at, size int64) int64 {
 	for at < size {
 		n, err := ra.ReadAt(buf, at)
 		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
@@ -104,18 +125,22 @@ func lineEndAfter(ra io.ReaderAt, at, size int64) int64 {
 // skimChunks skims the chunks it receives, keeping each line's facts with
 // their bytes copied out of the scanner's buffer. The read buffer is reused
 // from chunk to chunk.
-func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk) {
+func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk, free <-chan *scratch) {
 	br := bufio.NewReaderSize(nil, scanBufferBytes)
 	var skimmer lineSkimmer
 	for c := range jobs {
+		select {
+		case c.scratch = <-free:
+		default:
+			c.scratch = new(scratch)
+		}
 		br.Reset(io.NewSectionReader(ra, c.start, c.end-c.start))
 		sc := &Scanner{name: name, r: br, max: MaxLineBytes, bomFree: c.start > 0}
-		var arena blockArena
 		for sc.Scan() {
 			l := sc.Line()
 			var s skim
 			f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
-			f.detach(&arena)
+			f.detach(&c.arena)
 			c.facts = append(c.facts, f)
 			c.lines = l.Num
 		}
@@ -125,23 +150,34 @@ func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk) {
 }
 
 // blockArena hands out copies of small byte slices from 64 KB blocks; a full
-// block is left as it is, so earlier copies stay valid.
-type blockArena struct{ block []byte }
+// block is left as it is, so earlier copies stay valid until reset.
+type blockArena struct {
+	blocks [][]byte
+	used   int // blocks[:used] hold copies; the last of them is being filled
+}
 
 func (a *blockArena) copy(b []byte) []byte {
 	if b == nil {
 		return nil
 	}
-	if len(b) > cap(a.block)-len(a.block) {
-		if len(b) > 4<<10 {
-			return append([]byte(nil), b...)
-		}
-		a.block = make([]byte, 0, 64<<10)
+	if len(b) > 4<<10 {
+		return append([]byte(nil), b...)
 	}
-	start := len(a.block)
-	a.block = append(a.block, b...)
-	return a.block[start:len(a.block):len(a.block)]
+	if a.used == 0 || len(b) > cap(a.blocks[a.used-1])-len(a.blocks[a.used-1]) {
+		if a.used == len(a.blocks) {
+			a.blocks = append(a.blocks, make([]byte, 0, 64<<10))
+		}
+		a.blocks[a.used] = a.blocks[a.used][:0]
+		a.used++
+	}
+	block := &a.blocks[a.used-1]
+	start := len(*block)
+	*block = append(*block, b...)
+	return (*block)[start:len(*block):len(*block)]
 }
+
+// reset makes every block free again; earlier copies must no longer be used.
+func (a *blockArena) reset() { a.used = 0 }
 
 // detach copies the facts' byte fields out of the scanner's buffer. A header
 // line is copied whole.
