@@ -270,7 +270,7 @@ func lexerForPath(p string) chroma.Lexer {
 		lexer, _ := l.(chroma.Lexer)
 		return lexer
 	}
-	lexer := lexers.Match(base)
+	lexer := matchLexer(base)
 	lexerCache.Store(key, lexer)
 	return lexer
 }
