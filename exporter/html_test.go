@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -303,14 +304,21 @@ func TestParentsAreShown(t *testing.T) {
 	}
 }
 
-// TestExportIsDeterministic checks that the same session gives the same page
-// byte for byte, although entries are rendered concurrently.
+// TestExportIsDeterministic checks that the same session gives the same page,
+// although entries are rendered concurrently.
+//
+// Highlighting spans are left out of the comparison: chroma gives each of
+// its regular-expression matches 250 ms of wall time (a guard against
+// pathological input that pitool keeps), so on a heavily loaded machine a
+// match can time out and the same code be cut into different tokens. Seen
+// twice under load; everything else, text included, must be identical.
 func TestExportIsDeterministic(t *testing.T) {
+	spans := regexp.MustCompile(`<span class="[a-z0-9 -]*">|</span>`)
 	for _, f := range []string{"v3/branched.jsonl", "v3/agent-run.jsonl", "real/large-session.jsonl"} {
 		ix := indexFile(t, filepath.Join(corpus, f))
 		a := exportHTML(t, ix, HTMLOptions{AllBranches: true})
 		b := exportHTML(t, ix, HTMLOptions{AllBranches: true})
-		if !bytes.Equal(a, b) {
+		if !bytes.Equal(spans.ReplaceAll(a, nil), spans.ReplaceAll(b, nil)) {
 			t.Errorf("%s: two exports differ", f)
 		}
 	}
