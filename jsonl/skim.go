@@ -88,6 +88,11 @@ func (p *skimmer) eat(c byte) bool {
 		p.i++
 		return true
 	}
+	return p.eatAfterSpace(c)
+}
+
+// eatAfterSpace is eat's slow path, kept apart so that eat is inlined.
+func (p *skimmer) eatAfterSpace(c byte) bool {
 	p.space()
 	if p.i < len(p.b) && p.b[p.i] == c {
 		p.i++
@@ -138,10 +143,13 @@ func (p *skimmer) object(s *skim, m *msgSkim) bool {
 func (p *skimmer) field(s *skim, m *msgSkim, key []byte) bool {
 	start := p.i
 	var ok bool
-	if s != nil && string(key) == `"message"` && start < len(p.b) && p.b[start] == '{' {
+	switch {
+	case s != nil && string(key) == `"message"` && start < len(p.b) && p.b[start] == '{':
 		ok = p.object(nil, &s.Msg)
 		s.MessageOffset = start
-	} else {
+	case start < len(p.b) && p.b[start] == '"':
+		ok = p.str() // most fields are strings: no call to value
+	default:
 		ok = p.value()
 	}
 	if !ok {
