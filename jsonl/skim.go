@@ -308,9 +308,6 @@ func (p *skimmer) str() bool {
 	return true
 }
 
-// simpleEscape marks the characters that complete a two-byte escape.
-var simpleEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
-
 // plainStringByte marks the bytes a string can hold without a closer look.
 var plainStringByte = func() (t [256]bool) {
 	for c := 0x20; c < 256; c++ {
