@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -62,7 +61,7 @@ func printInfo(e *env, file string, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		b, err := json.MarshalNoEscape(info)
+		b, err := marshalOutput(info)
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
@@ -44,7 +43,7 @@ stderr.
 				return err
 			}
 			if c.Bool("json") {
-				b, err := json.MarshalNoEscape(infos)
+				b, err := marshalOutput(infos)
 				if err != nil {
 					return err
 				}

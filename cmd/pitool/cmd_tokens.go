@@ -1,7 +1,6 @@
 package main
 
 import (
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -44,7 +43,7 @@ func runTokens(e *env, ix *jsonl.Index, leaf int) error {
 	if err := ix.Stream(sel, func(pe jsonl.ProjectedEntry) error { est.Add(pe.Messages...); return nil }); err != nil {
 		return err
 	}
-	out, err := json.Marshal(tokensReport{PerMessage: est.PerMessage, Context: est.Context()})
+	out, err := marshalOutput(tokensReport{PerMessage: est.PerMessage, Context: est.Context()})
 	if err != nil {
 		return err
 	}

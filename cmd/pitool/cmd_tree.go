@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	json "github.com/goccy/go-json"
+	"encoding/json"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -70,7 +70,7 @@ func writeTreeJSON(e *env, ix *jsonl.Index, rows []jsonl.TreeRow) error {
 		}
 		out.Rows = append(out.Rows, row)
 	}
-	b, err := json.MarshalNoEscape(out)
+	b, err := marshalOutput(out)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/repair"
@@ -156,7 +155,7 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *v
 
 // writeJSON writes v as one line of JSON.
 func writeJSON(w io.Writer, v any) error {
-	out, err := json.Marshal(v)
+	out, err := marshalOutput(v)
 	if err != nil {
 		return err
 	}
