@@ -65,6 +65,9 @@ func BuildIndex(src *Source) (*Index, error) {
 	ix := &Index{Name: src.Name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
 	if workers := indexWorkers(src.Compression == Plain && src.Size > 0, src.Size); workers > 1 {
 		err = ix.scanParallel(ra, src.Size, workers)
+	} else if m, ok := mapForScan(ra); ok {
+		err = ix.scanMapped(m)
+		m.close()
 	} else {
 		err = ix.scan(NewScanner(src.Reader(), src.Name))
 	}

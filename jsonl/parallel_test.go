@@ -42,22 +42,32 @@ func TestParallelIndexEqualsSequential(t *testing.T) {
 	}
 	par.link()
 
-	if par.Len() != seq.Len() || par.Lines != seq.Lines || par.Bytes != seq.Bytes || par.HeaderLine != seq.HeaderLine {
-		t.Fatalf("parallel: %d entries %d lines %d bytes header %d; sequential: %d %d %d %d",
-			par.Len(), par.Lines, par.Bytes, par.HeaderLine, seq.Len(), seq.Lines, seq.Bytes, seq.HeaderLine)
-	}
-	if !reflect.DeepEqual(par.nodes, seq.nodes) || !reflect.DeepEqual(par.parents, seq.parents) {
-		t.Fatal("parallel and sequential nodes or parents differ")
-	}
-	if !reflect.DeepEqual(par.Skipped, seq.Skipped) || !reflect.DeepEqual(par.ExtraHeads, seq.ExtraHeads) || !reflect.DeepEqual(par.labels, seq.labels) {
-		t.Fatalf("skipped/extra headers/labels differ:\n%v\n%v", par.Skipped, seq.Skipped)
-	}
-	for i := 0; i < seq.Len(); i++ {
-		if par.ID(i) != seq.ID(i) {
-			t.Fatalf("entry %d: id %q vs %q", i, par.ID(i), seq.ID(i))
-		}
-	}
+	assertSameIndex(t, "parallel", par, seq)
 	if len(seq.Skipped) == 0 || len(seq.ExtraHeads) < 3 || !strings.Contains(string(data), "\r\n") {
 		t.Fatal("the test input lost its damage")
+	}
+}
+
+// assertSameIndex fails unless got, indexed some other way, equals want,
+// indexed sequentially.
+func assertSameIndex(t *testing.T, name string, got, want *Index) {
+	t.Helper()
+	if got.Len() != want.Len() || got.Lines != want.Lines || got.Bytes != want.Bytes || got.HeaderLine != want.HeaderLine {
+		t.Fatalf("%s: %d entries %d lines %d bytes header %d; sequential: %d %d %d %d", name,
+			got.Len(), got.Lines, got.Bytes, got.HeaderLine, want.Len(), want.Lines, want.Bytes, want.HeaderLine)
+	}
+	if !reflect.DeepEqual(got.nodes, want.nodes) || !reflect.DeepEqual(got.parents, want.parents) {
+		t.Fatalf("%s: nodes or parents differ from the sequential index", name)
+	}
+	if !reflect.DeepEqual(got.Skipped, want.Skipped) || !reflect.DeepEqual(got.ExtraHeads, want.ExtraHeads) || !reflect.DeepEqual(got.labels, want.labels) {
+		t.Fatalf("%s: skipped/extra headers/labels differ:\n%v\n%v", name, got.Skipped, want.Skipped)
+	}
+	if !reflect.DeepEqual(got.Header, want.Header) {
+		t.Fatalf("%s: header %+v, want %+v", name, got.Header, want.Header)
+	}
+	for i := 0; i < want.Len(); i++ {
+		if got.ID(i) != want.ID(i) {
+			t.Fatalf("%s: entry %d: id %q vs %q", name, i, got.ID(i), want.ID(i))
+		}
 	}
 }

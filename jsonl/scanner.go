@@ -33,6 +33,7 @@ type Line struct {
 type Scanner struct {
 	name   string
 	r      *bufio.Reader
+	mapped *mapping // read from instead of r when set
 	max    int
 	line   Line
 	offset int64
@@ -96,6 +97,9 @@ func (s *Scanner) frame(raw []byte) {
 // readLine returns the next line including its newline. Lines longer than the
 // buffer are assembled in s.long, up to the maximum.
 func (s *Scanner) readLine() ([]byte, error) {
+	if s.mapped != nil {
+		return s.mappedLine()
+	}
 	chunk, err := s.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], chunk...)
@@ -109,6 +113,25 @@ func (s *Scanner) readLine() ([]byte, error) {
 		return nil, &PosError{File: s.name, Line: s.num + 1, Offset: s.offset, Err: ErrLineTooLong}
 	}
 	return chunk, err
+}
+
+// mappedLine is readLine over a mapped file: the line is a slice of the
+// mapping. The previous line is no longer in use, so the pages before this
+// one may be dropped.
+func (s *Scanner) mappedLine() ([]byte, error) {
+	s.mapped.release(int(s.offset))
+	rest := s.mapped.data[s.offset:]
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	n, err := bytes.IndexByte(rest, '\n')+1, error(nil)
+	if n == 0 {
+		n, err = len(rest), io.EOF
+	}
+	if n > s.max {
+		return nil, &PosError{File: s.name, Line: s.num + 1, Offset: s.offset, Err: ErrLineTooLong}
+	}
+	return rest[:n], err
 }
 
 func (s *Scanner) fail(err error) {
