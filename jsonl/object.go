@@ -1,8 +1,10 @@
 package jsonl
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -385,4 +387,35 @@ func internKey(raw []byte) (string, bool) {
 		return k, true
 	}
 	return DecodeString(raw)
+}
+
+// plainStringByte marks the bytes a string can hold without a closer look.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// skipPlain returns the index of the first byte at or after i that is a quote,
+// a backslash or a control character, eight bytes at a time. The lowest
+// flagged byte of a word is always a real one, so its position is exact.
+func skipPlain(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && plainStringByte[b[i]] {
+		i++
+	}
+	return i
+}
+
+// specialBytes flags, in the high bit of each byte, the bytes of x that are a
+// quote, a backslash or below 0x20; the lowest flag is always exact.
+func specialBytes(x uint64) uint64 {
+	quote, slash := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs
 }

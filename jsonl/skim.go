@@ -1,10 +1,5 @@
 package jsonl
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
-
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
@@ -51,6 +46,9 @@ func (ls *lineSkimmer) skim(b []byte, s *skim) bool {
 	if !ls.strings.build(b) {
 		return false
 	}
+	if ls.closers == nil {
+		ls.closers = make([]byte, 0, maxNesting) // so that appends never move it
+	}
 	p := skimmer{b: b, ls: ls}
 	p.space()
 	if !p.object(s, nil) {
@@ -67,19 +65,8 @@ type skimmer struct {
 	ls    *lineSkimmer // the string map of b, and the container stack
 }
 
-func (p *skimmer) space() {
-	if p.i < len(p.b) && p.b[p.i] > ' ' {
-		return
-	}
-	for p.i < len(p.b) {
-		switch p.b[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+// space skips white space.
+func (p *skimmer) space() { p.i = skipSpace(p.b, p.i) }
 
 // eat consumes c, after any white space. Pi writes none, so the byte is
 // checked first and white space skipped only when it does not match.
@@ -108,7 +95,13 @@ func (p *skimmer) object(s *skim, m *msgSkim) bool {
 		return false
 	}
 	p.depth++
-	defer func() { p.depth-- }()
+	ok := p.members(s, m)
+	p.depth--
+	return ok
+}
+
+// members reads an object's members, after its opening brace.
+func (p *skimmer) members(s *skim, m *msgSkim) bool {
 	if p.eat('}') {
 		return true
 	}
@@ -198,9 +191,6 @@ func text(raw []byte) (string, bool) { return DecodeString(raw) }
 // few comparisons and no call.
 func (p *skimmer) value() bool {
 	b, i := p.b, p.i
-	if p.ls.closers == nil {
-		p.ls.closers = make([]byte, 0, maxNesting) // so that appends never move it
-	}
 	closers := p.ls.closers[:0]
 	for {
 		if i >= len(b) {
@@ -306,37 +296,6 @@ func (p *skimmer) str() bool {
 	}
 	p.i = end + 1
 	return true
-}
-
-// plainStringByte marks the bytes a string can hold without a closer look.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// skipPlain returns the index of the first byte at or after i that is a quote,
-// a backslash or a control character, eight bytes at a time. The lowest
-// flagged byte of a word is always a real one, so its position is exact.
-func skipPlain(b []byte, i int) int {
-	for i+8 <= len(b) {
-		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(b) && plainStringByte[b[i]] {
-		i++
-	}
-	return i
-}
-
-// specialBytes flags, in the high bit of each byte, the bytes of x that are a
-// quote, a backslash or below 0x20; the lowest flag is always exact.
-func specialBytes(x uint64) uint64 {
-	quote, slash := x^(ones*'"'), x^(ones*'\\')
-	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs
 }
 
 // escapeLen returns the length of the escape sequence at the start of b, 0 if

@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"encoding/binary"
 	"math/bits"
 )
 
@@ -152,7 +153,7 @@ type blockClasses struct {
 // classifyBlock finds the classes of a 64-byte block, eight bytes at a time.
 func classifyBlock(block []byte) (c blockClasses) {
 	for w := 0; w < blockBytes; w += 8 {
-		x := leUint64(block[w:])
+		x := binary.LittleEndian.Uint64(block[w:])
 		c.quotes |= bytesEqual(x, '"') << w
 		c.backslashes |= bytesEqual(x, '\\') << w
 		c.controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
@@ -178,10 +179,4 @@ func zeroBytes(x uint64) uint64 {
 // gatherHighBits packs the high bit of each byte of x into the low 8 bits.
 func gatherHighBits(x uint64) uint64 {
 	return (x >> 7) * 0x0102040810204080 >> 56
-}
-
-func leUint64(b []byte) uint64 {
-	_ = b[7]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
