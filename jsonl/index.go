@@ -62,7 +62,7 @@ func BuildIndex(src *Source) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{Name: src.Name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
+	ix := newIndex(src.Name, ra)
 	if workers := indexWorkers(src.Compression == Plain && src.Size > 0, src.Size); workers > 1 {
 		err = ix.scanParallel(ra, src.Size, workers)
 	} else if m, ok := mapForScan(ra); ok {
@@ -76,6 +76,12 @@ func BuildIndex(src *Source) (*Index, error) {
 	}
 	ix.link()
 	return ix, nil
+}
+
+// newIndex returns an empty index of the session named name, whose entries
+// are decoded from ra.
+func newIndex(name string, ra io.ReaderAt) *Index {
+	return &Index{Name: name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
 }
 
 // IndexFile opens and indexes a file by name ("-" for stdin). The returned

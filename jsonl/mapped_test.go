@@ -29,23 +29,19 @@ func mapTestFile(t *testing.T, data []byte) (*os.File, *mapping) {
 	return f, m
 }
 
-func newTestIndex(name string) *Index {
-	return &Index{Name: name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}}
-}
-
 // TestMappedIndexEqualsRead indexes a damaged file through a mapping, dropping
 // pages every 4 KB, and through reads: the indexes must be the same.
 func TestMappedIndexEqualsRead(t *testing.T) {
 	defer func(n int) { releaseBytes = n }(releaseBytes)
 	releaseBytes = 4096
 	data := damagedConcat(t)
-	seq := newTestIndex("-")
+	seq := newIndex("-", nil)
 	if err := seq.scan(NewScanner(bytes.NewReader(data), "-")); err != nil {
 		t.Fatal(err)
 	}
 	seq.link()
 	f, m := mapTestFile(t, data)
-	ix := newTestIndex("-")
+	ix := newIndex("-", nil)
 	ix.ra = f
 	if err := ix.scanMapped(m); err != nil {
 		t.Fatal(err)
@@ -66,7 +62,7 @@ func TestMappedFileTruncated(t *testing.T) {
 	if err := os.Truncate(f.Name(), 0); err != nil {
 		t.Fatal(err)
 	}
-	err := newTestIndex(f.Name()).scanMapped(m)
+	err := newIndex(f.Name(), nil).scanMapped(m)
 	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
 		t.Fatalf("scanMapped on a truncated file: %v", err)
 	}

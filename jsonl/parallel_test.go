@@ -36,7 +36,7 @@ func TestParallelIndexEqualsSequential(t *testing.T) {
 	seq := indexString(t, string(data))
 	f, _ := os.Open(path)
 	defer f.Close()
-	par := &Index{Name: "-", Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: f}
+	par := newIndex("-", f)
 	if err := par.scanParallel(f, int64(len(data)), 3); err != nil {
 		t.Fatal(err)
 	}
