@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -28,6 +29,10 @@ const (
 	oddBits    = 0xAAAAAAAAAAAAAAAA
 )
 
+// blankBlock pads the last block of a line: spaces are neither quotes,
+// backslashes nor control bytes.
+var blankBlock = [blockBytes]byte(bytes.Repeat([]byte{' '}, blockBytes))
+
 // stringMap records which quotes of a line delimit strings.
 type stringMap struct {
 	delims         []uint64 // per block: the quotes that open or close a string
@@ -40,6 +45,7 @@ type blockState struct {
 	escaped uint64 // 1: the previous block ended on an escaping backslash
 	inside  uint64 // all ones: the previous block ended inside a string
 	errors  uint64 // control bytes inside strings and bad escapes found so far
+	unicode uint64 // the letters u after an escaping backslash found so far, or-ed
 }
 
 // build maps the strings of b. It returns false when a string holds a raw
@@ -55,15 +61,15 @@ func (m *stringMap) build(b []byte) bool {
 	whole := len(b) / blockBytes
 	mapBlocks(b[:whole*blockBytes], m.delims, m.unicodeEscapes, &st)
 	if tail := b[whole*blockBytes:]; len(tail) > 0 {
-		// Spaces are neither quotes, backslashes nor control bytes.
 		n := copy(m.pad[:], tail)
-		for i := n; i < blockBytes; i++ {
-			m.pad[i] = ' '
-		}
+		copy(m.pad[n:], blankBlock[n:])
 		mapBlocks(m.pad[:], m.delims[whole:], m.unicodeEscapes[whole:], &st)
 	}
 	if st.errors != 0 || st.inside != 0 {
 		return false
+	}
+	if st.unicode == 0 {
+		return true
 	}
 	for k, us := range m.unicodeEscapes {
 		if us != 0 && !validUnicodeEscapes(b, k*blockBytes, us) {
@@ -115,6 +121,7 @@ func mapBlocksGeneric(src []byte, delims, unicodeEscapes []uint64, st *blockStat
 		st.inside = uint64(int64(inside) >> 63)
 		st.errors |= c.controls&inside | escaped&^(c.simpleEscapes|c.us)
 		delims[k], unicodeEscapes[k] = d, escaped&c.us
+		st.unicode |= escaped & c.us
 	}
 }
 

@@ -66,7 +66,7 @@ GLOBL uBytes<>(SB), RODATA|NOPTR, $32
 //
 // Registers: SI block, DI delims, R8 unicode escapes, R9 blocks left, R10
 // escape carry, R11 inside carry, R12 errors (control bytes inside strings,
-// bad escapes), R13 odd bits.
+// bad escapes), R13 odd bits, R14 unicode escapes seen.
 TEXT ·mapBlocksAVX2(SB), NOSPLIT, $0-80
 	MOVQ src_base+0(FP), SI
 	MOVQ src_len+8(FP), R9
@@ -76,6 +76,7 @@ TEXT ·mapBlocksAVX2(SB), NOSPLIT, $0-80
 	MOVQ 0(AX), R10
 	MOVQ 8(AX), R11
 	MOVQ 16(AX), R12
+	MOVQ 24(AX), R14
 	MOVQ $0xAAAAAAAAAAAAAAAA, R13
 	VMOVDQU quoteBytes<>(SB), Y8
 	VMOVDQU slashBytes<>(SB), Y9
@@ -145,6 +146,7 @@ loop:
 	MASK64(Y14, Y15, AX) // AX: letters u
 	ANDQ BX, AX
 	MOVQ AX, 0(R8)
+	ORQ  AX, R14
 	NOTQ AX
 	ANDQ AX, DX
 	ORQ  DX, R12
@@ -160,5 +162,6 @@ done:
 	MOVQ R10, 0(AX)
 	MOVQ R11, 8(AX)
 	MOVQ R12, 16(AX)
+	MOVQ R14, 24(AX)
 	VZEROUPPER
 	RET

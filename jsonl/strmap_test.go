@@ -11,13 +11,14 @@ import (
 func mapByBytes(src []byte, st blockState) (delims, unicodeEscapes []uint64, end blockState) {
 	delims, unicodeEscapes = make([]uint64, len(src)/blockBytes), make([]uint64, len(src)/blockBytes)
 	escapeNext, inside := st.escaped == 1, st.inside != 0
-	end.errors = st.errors
+	end.errors, end.unicode = st.errors, st.unicode
 	for i, c := range src {
 		k, bit := i/blockBytes, uint64(1)<<(i%blockBytes)
 		isEscaped := escapeNext
 		escapeNext = c == '\\' && !isEscaped
 		if isEscaped && c == 'u' {
 			unicodeEscapes[k] |= bit
+			end.unicode |= bit
 		}
 		if isEscaped && c != 'u' && strings.IndexByte(`"\\/bfnrt`, c) < 0 {
 			end.errors |= bit
@@ -61,7 +62,7 @@ func TestMapBlocksMatchesBytes(t *testing.T) {
 	mappers := map[string]func([]byte, []uint64, []uint64, *blockState){"mapBlocks": mapBlocks, "mapBlocksGeneric": mapBlocksGeneric}
 	for n := 0; n < 5000; n++ {
 		src := randomBlocks(r, 1+r.Intn(4))
-		start := blockState{escaped: uint64(r.Intn(2)), errors: uint64(r.Intn(2))}
+		start := blockState{escaped: uint64(r.Intn(2)), errors: uint64(r.Intn(2)), unicode: uint64(r.Intn(2))}
 		if r.Intn(2) == 0 {
 			start.inside = ^uint64(0)
 		}
