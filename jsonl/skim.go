@@ -68,100 +68,102 @@ type skimmer struct {
 // space skips white space.
 func (p *skimmer) space() { p.i = skipSpace(p.b, p.i) }
 
-// eat consumes c, after any white space. Pi writes none, so the byte is
-// checked first and white space skipped only when it does not match.
-func (p *skimmer) eat(c byte) bool {
-	if p.i < len(p.b) && p.b[p.i] == c {
-		p.i++
-		return true
-	}
-	return p.eatAfterSpace(c)
-}
-
-// eatAfterSpace is eat's slow path, kept apart so that eat is inlined.
-func (p *skimmer) eatAfterSpace(c byte) bool {
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
-}
-
 // object reads an object; with s non-nil it captures the top-level fields of
 // interest, with m non-nil those of a message.
 func (p *skimmer) object(s *skim, m *msgSkim) bool {
-	if !p.eat('{') {
+	if p.i >= len(p.b) || p.b[p.i] != '{' {
 		return false
 	}
+	p.i++
 	p.depth++
 	ok := p.members(s, m)
 	p.depth--
 	return ok
 }
 
-// members reads an object's members, after its opening brace.
+// members reads an object's members, after its opening brace. It works on
+// a local position, with the key's checks inline: the members of the line
+// and of its message are most of the parser's calls.
 func (p *skimmer) members(s *skim, m *msgSkim) bool {
-	if p.eat('}') {
+	b := p.b
+	i := skipSpace(b, p.i)
+	if i < len(b) && b[i] == '}' {
+		p.i = i + 1
 		return true
 	}
 	for {
-		p.space()
-		start := p.i
-		if !p.str() {
+		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		key := p.b[start:p.i]
-		if !p.eat(':') {
+		end := p.ls.strings.closingQuote(i)
+		if end < 0 {
 			return false
 		}
-		p.space()
-		if !p.field(s, m, key) {
+		key := b[i : end+1]
+		if i = skipSpace(b, end+1); i >= len(b) || b[i] != ':' {
 			return false
 		}
-		if p.eat('}') {
+		if i = p.field(s, m, key, skipSpace(b, i+1)); i < 0 {
+			return false
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return false
+		}
+		if b[i] == '}' {
 			if s != nil {
 				s.MessageLast = string(key) == `"message"`
 			}
+			p.i = i + 1
 			return true
 		}
-		if !p.eat(',') {
+		if b[i] != ',' {
 			return false
 		}
+		i = skipSpace(b, i+1)
 	}
 }
 
-// field reads one value, keeping it when s or m wants the key. The value of a
-// top-level "message" is walked with its own capture.
-func (p *skimmer) field(s *skim, m *msgSkim, key []byte) bool {
-	start := p.i
-	var ok bool
+// field reads the value at start and returns where it ends, or -1. It keeps
+// the value when s or m wants the key; the value of a top-level "message" is
+// walked with its own capture.
+func (p *skimmer) field(s *skim, m *msgSkim, key []byte, start int) int {
+	b := p.b
+	end := -1
 	switch {
-	case s != nil && string(key) == `"message"` && start < len(p.b) && p.b[start] == '{':
-		ok = p.object(nil, &s.Msg)
+	case start >= len(b):
+		return -1
+	case b[start] == '"': // most fields are strings: no call to value
+		if end = p.ls.strings.closingQuote(start); end >= 0 {
+			end++
+		}
+	case s != nil && b[start] == '{' && string(key) == `"message"`:
+		p.i = start
+		if p.object(nil, &s.Msg) {
+			end = p.i
+		}
 		s.MessageOffset = start
-	case start < len(p.b) && p.b[start] == '"':
-		ok = p.str() // most fields are strings: no call to value
 	default:
-		ok = p.value()
+		p.i = start
+		if p.value() {
+			end = p.i
+		}
 	}
-	if !ok {
-		return false
+	if end < 0 {
+		return -1
 	}
-	raw := p.b[start:p.i]
-	if m != nil {
+	raw := b[start:end]
+	switch {
+	case m != nil:
 		switch string(key) {
 		case `"role"`:
 			m.Role = raw
 		case `"content"`:
 			m.Content = raw
 		}
-		return true
-	}
-	if s != nil {
+	case s != nil:
 		s.keep(key, raw)
 	}
-	return true
+	return end
 }
 
 func (s *skim) keep(key, raw []byte) {
@@ -282,20 +284,6 @@ func literalEnd(b []byte, i int, lit string) int {
 		return -1
 	}
 	return i + len(lit)
-}
-
-// str reads a string. Its content was checked when the line's strings were
-// mapped, so it only jumps to the closing quote.
-func (p *skimmer) str() bool {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
-		return false
-	}
-	end := p.ls.strings.closingQuote(p.i)
-	if end < 0 {
-		return false
-	}
-	p.i = end + 1
-	return true
 }
 
 // escapeLen returns the length of the escape sequence at the start of b, 0 if
