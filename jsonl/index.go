@@ -101,10 +101,20 @@ func IndexFile(name string, stdin io.Reader) (*Index, func() error, error) {
 
 func (ix *Index) scan(sc *Scanner) error {
 	var skimmer lineSkimmer
+	if sc.mapped != nil {
+		skimmer.data = sc.mapped.data
+	}
 	for sc.Scan() {
 		l := sc.Line()
 		var s skim
-		f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
+		var valid bool
+		if skimmer.data != nil {
+			start := int(l.Offset) + l.bomLen()
+			valid = skimmer.skimIn(start, start+len(l.Bytes), &s)
+		} else {
+			valid = skimmer.skim(l.Bytes, &s)
+		}
+		f := factsOf(l, &s, valid)
 		ix.take(&f)
 	}
 	return sc.Err()
@@ -136,9 +146,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
 		n.msgOff = uint32(s.MessageOffset)
 	}
-	if l.BOM {
-		n.offset += int64(len(bom))
-	}
+	n.offset += int64(l.bomLen())
 	f.node = n
 	if !f.header {
 		f.line.Bytes = nil

@@ -27,6 +27,14 @@ type Line struct {
 	Unterminated bool // the stream ended without a newline after this line
 }
 
+// bomLen returns how many bytes of a byte-order mark precede the line's content.
+func (l Line) bomLen() int {
+	if l.BOM {
+		return len(bom)
+	}
+	return 0
+}
+
 // Scanner reads a session stream line by line with positions. Framing details
 // (BOM, CRLF, a missing final newline) are reported on each Line, never eaten
 // silently.

@@ -36,6 +36,11 @@ const maxNesting = 10000
 type lineSkimmer struct {
 	strings stringMap
 	closers []byte
+
+	// For lines skimmed in place (skimIn): the buffer holding them, and the
+	// part of it the string map covers.
+	data             []byte
+	winStart, winEnd int
 }
 
 // skim checks that b is one valid JSON object, as JSON.parse would accept it,
@@ -43,13 +48,48 @@ type lineSkimmer struct {
 // and allocates only for the fields it keeps. It never panics on any input:
 // every line of a damaged file passes through here.
 func (ls *lineSkimmer) skim(b []byte, s *skim) bool {
-	if !ls.strings.build(b) {
+	return ls.strings.build(b) && ls.parse(b, 0, s)
+}
+
+// windowBytes is how much of a buffer skimIn maps at a time.
+var windowBytes = 16 << 10
+
+// skimIn is skim for the line data[start:end] of ls.data, a buffer that
+// holds the lines after it too (a mapped file). It maps windowBytes of the
+// buffer at a time, in place, and skims the lines the window holds whole
+// with that map: when no string in a window is broken, every line in it
+// starts outside any string, so the window's map is each line's own map.
+// A line longer than a window, or the first of a window where a string is
+// broken, is mapped alone, exactly as skim would.
+func (ls *lineSkimmer) skimIn(start, end int, s *skim) bool {
+	if (start < ls.winStart || end > ls.winEnd) && !ls.mapFrom(start, end) {
 		return false
 	}
+	return ls.parse(ls.data[ls.winStart:end], start-ls.winStart, s)
+}
+
+// mapFrom maps the window that starts with the line data[start:end]. It
+// returns false when that line's own strings are broken.
+func (ls *lineSkimmer) mapFrom(start, end int) bool {
+	if limit := min(len(ls.data), start+windowBytes); end < limit && ls.strings.buildWindow(ls.data[start:limit]) {
+		ls.winStart, ls.winEnd = start, limit
+		return true
+	}
+	if !ls.strings.build(ls.data[start:end]) {
+		ls.winStart, ls.winEnd = 0, 0 // the map is of nothing
+		return false
+	}
+	ls.winStart, ls.winEnd = start, end
+	return true
+}
+
+// parse is skim for the line b[at:], with the string map of b built: b may
+// start with earlier lines of a window, which the parse never reads.
+func (ls *lineSkimmer) parse(b []byte, at int, s *skim) bool {
 	if ls.closers == nil {
 		ls.closers = make([]byte, 0, maxNesting) // so that appends never move it
 	}
-	p := skimmer{b: b, ls: ls}
+	p := skimmer{b: b, i: at, line: at, ls: ls}
 	p.space()
 	if !p.object(s, nil) {
 		return false
@@ -61,6 +101,7 @@ func (ls *lineSkimmer) skim(b []byte, s *skim) bool {
 type skimmer struct {
 	b     []byte
 	i     int
+	line  int          // where the line starts in b
 	depth int          // objects open in object
 	ls    *lineSkimmer // the string map of b, and the container stack
 }
@@ -141,7 +182,7 @@ func (p *skimmer) field(s *skim, m *msgSkim, key []byte, start int) int {
 		if p.object(nil, &s.Msg) {
 			end = p.i
 		}
-		s.MessageOffset = start
+		s.MessageOffset = start - p.line
 	default:
 		p.i = start
 		if p.value() {

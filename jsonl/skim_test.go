@@ -3,6 +3,8 @@ package jsonl
 import (
 	"bytes"
 	stdjson "encoding/json"
+	"math/rand"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -49,6 +51,64 @@ func TestSkimNestingLimit(t *testing.T) {
 				if got, want := new(lineSkimmer).skim([]byte(line), &skim{}), isObjectJSON([]byte(line)); got != want {
 					t.Errorf("depth %d of %q in %.20s…: skim = %v, encoding/json says %v", depth, wrap.open, line, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestSkimInMatchesSkim checks skimming lines in place, a window of lines
+// mapped at a time, against skimming each line alone, on runs of good lines
+// mixed with lines whose strings are broken in every way the map checks.
+func TestSkimInMatchesSkim(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	good := []string{
+		`{"type":"message","id":"a1","parentId":"p","message":{"role":"user","content":"x\"y\\z\n\u00e9"}}`,
+		`{"type":"label","id":"l","parentId":null,"targetId":"a1","label":"b\u0022"}`,
+		` { "type" : "custom" , "id" : "c" } `,
+		`{"type":"message","id":"m","message":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat(`ab\\\"`, 4000) + `"}]}}`,
+		``,
+	}
+	broken := []string{
+		`{"type":"message","id":"u","parentId":"p`, // unclosed: the next line starts inside a string
+		`{"a":"x` + "\t" + `y"}`,
+		`{"a":"\q"}`,
+		`{"a":"\u12G4"}`,
+		`{"a":"x\`,
+		`{"a":"x""}`,
+		`{"type":"custom","id":"j"}{"type":"custom","id":"k"}`,
+		`"`,
+		`\`,
+	}
+	for n := 0; n < 300; n++ {
+		var buf strings.Builder
+		var lines []string
+		for k := r.Intn(40); k >= 0; k-- {
+			line := good[r.Intn(len(good))]
+			if r.Intn(4) == 0 {
+				line = broken[r.Intn(len(broken))]
+			}
+			lines = append(lines, line)
+			buf.WriteString(line)
+			if r.Intn(5) == 0 {
+				buf.WriteString("\r")
+			}
+			if k > 0 || r.Intn(2) == 0 {
+				buf.WriteString("\n")
+			}
+		}
+		data := []byte(buf.String())
+		inPlace := lineSkimmer{data: data}
+		sc := &Scanner{name: "-", mapped: &mapping{data: data}, max: MaxLineBytes}
+		defer func(n int) { releaseBytes = n }(releaseBytes)
+		releaseBytes = len(data) + 1 // data is heap memory: its pages must never be dropped
+		for sc.Scan() {
+			l := sc.Line()
+			var alone, windowed skim
+			wantOK := new(lineSkimmer).skim(l.Bytes, &alone)
+			start := int(l.Offset)
+			gotOK := inPlace.skimIn(start, start+len(l.Bytes), &windowed)
+			if gotOK != wantOK || (wantOK && !reflect.DeepEqual(alone, windowed)) {
+				t.Fatalf("line %d %q: in place %v %+v, alone %v %+v", l.Num, l.Bytes, gotOK, windowed, wantOK, alone)
 			}
 		}
 	}

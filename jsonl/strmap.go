@@ -52,12 +52,26 @@ type blockState struct {
 // control byte or an invalid escape, as JSON.parse would refuse, or when the
 // last string is not closed.
 func (m *stringMap) build(b []byte) bool {
+	st, ok := m.mapStrings(b)
+	return ok && st.inside == 0
+}
+
+// buildWindow maps the strings of b, whose last line may be cut anywhere. It
+// returns false when a string holds a raw control byte or an invalid escape
+// (an escape cut at the end counts as invalid).
+func (m *stringMap) buildWindow(b []byte) bool {
+	_, ok := m.mapStrings(b)
+	return ok
+}
+
+// mapStrings maps the strings of b and reports whether it found no control
+// byte inside a string and no invalid escape; st is the state after b.
+func (m *stringMap) mapStrings(b []byte) (st blockState, ok bool) {
 	blocks := (len(b) + blockBytes - 1) / blockBytes
 	if cap(m.delims) < blocks {
 		m.delims, m.unicodeEscapes = make([]uint64, blocks), make([]uint64, blocks)
 	}
 	m.delims, m.unicodeEscapes = m.delims[:blocks], m.unicodeEscapes[:blocks]
-	var st blockState
 	whole := len(b) / blockBytes
 	mapBlocks(b[:whole*blockBytes], m.delims, m.unicodeEscapes, &st)
 	if tail := b[whole*blockBytes:]; len(tail) > 0 {
@@ -65,18 +79,18 @@ func (m *stringMap) build(b []byte) bool {
 		copy(m.pad[n:], blankBlock[n:])
 		mapBlocks(m.pad[:], m.delims[whole:], m.unicodeEscapes[whole:], &st)
 	}
-	if st.errors != 0 || st.inside != 0 {
-		return false
+	if st.errors != 0 {
+		return st, false
 	}
 	if st.unicode == 0 {
-		return true
+		return st, true
 	}
 	for k, us := range m.unicodeEscapes {
 		if us != 0 && !validUnicodeEscapes(b, k*blockBytes, us) {
-			return false
+			return st, false
 		}
 	}
-	return true
+	return st, true
 }
 
 // closingQuote returns the position of the first delimiting quote after i,
