@@ -13,13 +13,21 @@ const idChunkBytes = 1 << 20
 // words, and keeps the id text in large pointer-free blocks: a few bytes per
 // entry and nothing for the garbage collector to trace, instead of a Go map of
 // strings (about 60 bytes per entry). Each slot also holds the top half of its
-// id's hash, so a probe compares id text only when the hashes agree.
+// id's hash, so a probe compares id text only when the hashes agree, and
+// since a slot is chosen by the top bits of the hash, the table grows
+// without hashing any id again.
 type idTable struct {
 	seed   maphash.Seed
 	slots  []uint64 // hash tag << 32 | entry number + 1; 0 is an empty slot
+	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
 	refs   []uint64 // each entry's id: block << 44 | position << 24 | length
 	chunks [][]byte
-	count  int
+	count  int // distinct ids in slots
+
+	placed  int      // entries before this one are in slots; place puts the rest
+	dups    bool     // some id was placed twice
+	hashes  []uint64 // place's scratch
+	touched uint64   // place's first reads of the slots, kept so they are done
 }
 
 const (
@@ -27,26 +35,54 @@ const (
 	refPosBits = 20
 )
 
+// placeBatch is how many added entries wait before place puts them in the
+// slots together.
+const placeBatch = 256
+
 func newIDTable() *idTable {
-	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint64, 1024)}
+	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint64, 1<<10), shift: 64 - 10}
 }
 
-// add records the id of the next entry (number len(ids)) and makes it the one
-// the id resolves to, as the later duplicate wins in Pi. It reports whether the
-// id was already taken.
-func (t *idTable) add(id []byte) (dup bool) {
-	entry := int32(len(t.refs))
+// add records the id of the next entry (number len(ids)), which becomes the
+// one the id resolves to, as the later duplicate wins in Pi. The entry waits
+// for the next batch before it is placed in the slots.
+func (t *idTable) add(id []byte) {
 	t.refs = append(t.refs, t.intern(id))
-	if 2*(t.count+1) > len(t.slots) {
+	if len(t.refs)-t.placed >= placeBatch {
+		t.place()
+	}
+}
+
+// place puts the entries added since the last call in the slots. A large
+// table's slots are cache misses; reading the first slot of every entry in
+// one loop lets the processor wait for them together, not one per line.
+func (t *idTable) place() {
+	for 2*(t.count+len(t.refs)-t.placed) > len(t.slots) {
 		t.grow()
 	}
-	h := maphash.Bytes(t.seed, id)
-	slot, found := t.find(id, h)
-	if !found {
-		t.count++
+	hashes := t.hashes[:0]
+	for e := t.placed; e < len(t.refs); e++ {
+		h := maphash.String(t.seed, t.id(int32(e)))
+		hashes = append(hashes, h)
+		t.touched += t.slots[h>>t.shift]
 	}
-	t.slots[slot] = slotWord(h, entry)
-	return found
+	for k, h := range hashes {
+		entry := int32(t.placed + k)
+		slot, found := t.find(t.id(entry), h)
+		if found {
+			t.dups = true
+		} else {
+			t.count++
+		}
+		t.slots[slot] = slotWord(h, entry)
+	}
+	t.placed, t.hashes = len(t.refs), hashes
+}
+
+// duplicates reports whether some id was added twice.
+func (t *idTable) duplicates() bool {
+	t.place()
+	return t.dups
 }
 
 // slotWord is what a slot holds for entry, whose id hashes to h.
@@ -57,7 +93,11 @@ func slotEntry(word uint64) int32 { return int32(uint32(word)) - 1 }
 
 // lookup returns the entry an id resolves to.
 func (t *idTable) lookup(id []byte) (int32, bool) {
-	slot, found := t.find(id, maphash.Bytes(t.seed, id))
+	if t.placed < len(t.refs) {
+		t.place()
+	}
+	key := unsafe.String(unsafe.SliceData(id), len(id)) // only read during the call
+	slot, found := t.find(key, maphash.String(t.seed, key))
 	if !found {
 		return 0, false
 	}
@@ -66,15 +106,15 @@ func (t *idTable) lookup(id []byte) (int32, bool) {
 
 // find returns the slot holding id, whose hash is h, or the empty slot where
 // it would go.
-func (t *idTable) find(id []byte, h uint64) (int, bool) {
+func (t *idTable) find(id string, h uint64) (int, bool) {
 	mask := len(t.slots) - 1
 	tag := h &^ (1<<32 - 1)
-	for slot := int(h) & mask; ; slot = (slot + 1) & mask {
+	for slot := int(h >> t.shift); ; slot = (slot + 1) & mask {
 		word := t.slots[slot]
 		if word == 0 {
 			return slot, false
 		}
-		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == string(id) {
+		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == id {
 			return slot, true
 		}
 	}
@@ -82,13 +122,13 @@ func (t *idTable) find(id []byte, h uint64) (int, bool) {
 
 func (t *idTable) grow() {
 	old := t.slots
-	t.slots = make([]uint64, 2*len(old))
+	t.slots, t.shift = make([]uint64, 2*len(old)), t.shift-1
 	mask := len(t.slots) - 1
 	for _, word := range old {
 		if word == 0 {
 			continue
 		}
-		slot := int(maphash.String(t.seed, t.id(slotEntry(word)))) & mask
+		slot := int(word >> t.shift) // the tag is the hash's top half
 		for t.slots[slot] != 0 {
 			slot = (slot + 1) & mask
 		}

@@ -45,7 +45,6 @@ type Index struct {
 	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one
 	pending     map[int32]string // during the pass: parents named before their entry was read
 	parsedLines int              // during the pass: lines Pi's loader parses, headers included
-	duplicates  bool             // some id occurs twice
 	ids         *idTable
 	labels      map[string]int32 // target id → the label entry that set its current label
 	dangling    map[int32]string // entries whose parentId names no entry → that parentId
@@ -200,9 +199,7 @@ func (ix *Index) addNode(f *lineFacts) {
 		ix.parents = append(ix.parents, ix.parentOf(i, f.parentID))
 	}
 	ix.nodes = append(ix.nodes, f.node)
-	if ix.ids.add(id) {
-		ix.duplicates = true
-	}
+	ix.ids.add(id)
 	if f.node.typ == TypeLabel && f.targetID != nil {
 		target, _ := text(f.targetID)
 		label, _ := text(f.label)
@@ -285,7 +282,7 @@ func (ix *Index) link() {
 		}
 	}
 	ix.dangling, ix.pending = ix.pending, nil
-	if ix.duplicates {
+	if ix.ids.duplicates() {
 		for i, p := range ix.parents {
 			if p >= 0 {
 				ix.parents[i], _ = ix.ids.lookup([]byte(ix.ids.id(p)))
