@@ -20,6 +20,7 @@ var conformanceFiles = []string{
 	"v3/linear.jsonl",
 	"../generated/unicode-branched.jsonl", // emoji, CJK and astral characters: UTF-16 counting
 	"../generated/tool-heavy.jsonl",
+	"../handmade/escaped-names.jsonl", // escaped type names, keys and ids, as JSON.parse reads them
 }
 
 func goldenPath(rel, kind string) string {

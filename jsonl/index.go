@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	json "github.com/goccy/go-json"
@@ -137,9 +138,9 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 		f.line.Bytes = nil
 		return f
 	}
-	f.header = string(s.Type) == `"session"`
-	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
+	f.header = n.typ == TypeSession
+	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
 	if n.typ == TypeMessage && s.Message != nil {
 		n.role = parseRoleRaw(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
@@ -226,18 +227,23 @@ func (ix *Index) parentOf(i int32, raw []byte) int32 {
 	return dangling
 }
 
-// parseTypeRaw maps a raw "type" value to its EntryType without allocating.
+// parseTypeRaw maps a raw "type" value to its EntryType, without allocating
+// when it holds no escape.
 func parseTypeRaw(raw []byte) EntryType {
 	if len(raw) < 2 || raw[0] != '"' {
 		return TypeUnknown
 	}
-	return ParseEntryType(string(raw[1 : len(raw)-1]))
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return ParseEntryType(string(inner))
+	}
+	name, _ := text(raw)
+	return ParseEntryType(name)
 }
 
 // parseRoleRaw maps a raw "role" value to its role, without allocating when
 // it holds no escape.
 func parseRoleRaw(raw []byte) role {
-	if len(raw) >= 2 && raw[0] == '"' && !hasEscapeOrInvalid(raw[1:len(raw)-1]) {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
 		return parseRole(string(raw[1 : len(raw)-1]))
 	}
 	r, _ := text(raw)

@@ -1,5 +1,7 @@
 package jsonl
 
+import "bytes"
+
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
@@ -126,7 +128,7 @@ func (p *skimmer) object(s *skim, m *msgSkim) bool {
 // a local position, with the key's checks inline: the members of the line
 // and of its message are most of the parser's calls.
 func (p *skimmer) members(s *skim, m *msgSkim) bool {
-	b := p.b
+	b, escapedKeys := p.b, p.ls.strings.unicode
 	i := skipSpace(b, p.i)
 	if i < len(b) && b[i] == '}' {
 		p.i = i + 1
@@ -141,6 +143,9 @@ func (p *skimmer) members(s *skim, m *msgSkim) bool {
 			return false
 		}
 		key := b[i : end+1]
+		if escapedKeys {
+			key = unescapedKey(key)
+		}
 		if i = skipSpace(b, end+1); i >= len(b) || b[i] != ':' {
 			return false
 		}
@@ -162,6 +167,17 @@ func (p *skimmer) members(s *skim, m *msgSkim) bool {
 		}
 		i = skipSpace(b, i+1)
 	}
+}
+
+// unescapedKey returns a key that holds an escape as JSON.parse reads it,
+// quoted again. Pi never escapes a letter, and only a \u escape can spell a
+// name the skim looks for, so this is needed only where the map saw one.
+func unescapedKey(key []byte) []byte {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return key
+	}
+	name, _ := DecodeString(key)
+	return []byte(`"` + name + `"`)
 }
 
 // field reads the value at start and returns where it ends, or -1. It keeps

@@ -37,6 +37,7 @@ var blankBlock = [blockBytes]byte(bytes.Repeat([]byte{' '}, blockBytes))
 type stringMap struct {
 	delims         []uint64 // per block: the quotes that open or close a string
 	unicodeEscapes []uint64 // per block: the letters u that follow an escaping backslash
+	unicode        bool     // some string holds a \u escape
 	pad            [blockBytes]byte
 }
 
@@ -79,10 +80,11 @@ func (m *stringMap) mapStrings(b []byte) (st blockState, ok bool) {
 		copy(m.pad[n:], blankBlock[n:])
 		mapBlocks(m.pad[:], m.delims[whole:], m.unicodeEscapes[whole:], &st)
 	}
+	m.unicode = st.unicode != 0
 	if st.errors != 0 {
 		return st, false
 	}
-	if st.unicode == 0 {
+	if !m.unicode {
 		return st, true
 	}
 	for k, us := range m.unicodeEscapes {
