@@ -91,7 +91,7 @@ func (ls *lineSkimmer) parse(b []byte, at int, s *skim) bool {
 	if ls.closers == nil {
 		ls.closers = make([]byte, 0, maxNesting) // so that appends never move it
 	}
-	p := skimmer{b: b, i: at, line: at, ls: ls}
+	p := skimmer{b: b, i: at, line: at, ls: ls, delims: ls.strings.delims}
 	p.space()
 	if !p.object(s, nil) {
 		return false
@@ -101,11 +101,12 @@ func (ls *lineSkimmer) parse(b []byte, at int, s *skim) bool {
 }
 
 type skimmer struct {
-	b     []byte
-	i     int
-	line  int          // where the line starts in b
-	depth int          // objects open in object
-	ls    *lineSkimmer // the string map of b, and the container stack
+	b      []byte
+	i      int
+	line   int          // where the line starts in b
+	delims []uint64     // the string map's delimiters
+	depth  int          // objects open in object
+	ls     *lineSkimmer // the string map of b, and the container stack
 }
 
 // space skips white space.
@@ -138,7 +139,7 @@ func (p *skimmer) members(s *skim, m *msgSkim) bool {
 		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		end := p.ls.strings.closingQuote(i)
+		end := closingQuote(p.delims, i)
 		if end < 0 {
 			return false
 		}
@@ -190,7 +191,7 @@ func (p *skimmer) field(s *skim, m *msgSkim, key []byte, start int) int {
 	case start >= len(b):
 		return -1
 	case b[start] == '"': // most fields are strings: no call to value
-		if end = p.ls.strings.closingQuote(start); end >= 0 {
+		if end = closingQuote(p.delims, start); end >= 0 {
 			end++
 		}
 	case s != nil && b[start] == '{' && string(key) == `"message"`:
@@ -249,7 +250,7 @@ func text(raw []byte) (string, bool) { return DecodeString(raw) }
 // stack of their closing bytes rather than by recursion, so a token costs a
 // few comparisons and no call.
 func (p *skimmer) value() bool {
-	b, i := p.b, p.i
+	b, i, delims := p.b, p.i, p.delims
 	closers := p.ls.closers[:0]
 	for {
 		if i >= len(b) {
@@ -257,7 +258,7 @@ func (p *skimmer) value() bool {
 		}
 		switch c := b[i]; c {
 		case '"':
-			if i = p.ls.strings.closingQuote(i); i < 0 {
+			if i = closingQuote(delims, i); i < 0 {
 				return false
 			}
 			i++
@@ -326,7 +327,7 @@ func (p *skimmer) key(i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	if i = p.ls.strings.closingQuote(i); i < 0 {
+	if i = closingQuote(p.delims, i); i < 0 {
 		return -1
 	}
 	if i = skipSpace(b, i+1); i >= len(b) || b[i] != ':' {

@@ -95,20 +95,21 @@ func (m *stringMap) mapStrings(b []byte) (st blockState, ok bool) {
 	return st, true
 }
 
-// closingQuote returns the position of the first delimiting quote after i,
-// or -1 when there is none.
-func (m *stringMap) closingQuote(i int) int {
-	i++
-	k := i / blockBytes
-	if k >= len(m.delims) {
+// closingQuote returns the position of the first delimiting quote after i
+// in a map's delims, or -1 when there is none. The parser calls it for every
+// string, with the slice in a register.
+func closingQuote(delims []uint64, i int) int {
+	u := uint(i) + 1
+	k := u / blockBytes
+	if k >= uint(len(delims)) {
 		return -1
 	}
-	if w := m.delims[k] >> (i % blockBytes); w != 0 {
-		return i + bits.TrailingZeros64(w)
+	if w := delims[k] >> (u % blockBytes); w != 0 {
+		return int(u) + bits.TrailingZeros64(w)
 	}
-	for k++; k < len(m.delims); k++ {
-		if w := m.delims[k]; w != 0 {
-			return k*blockBytes + bits.TrailingZeros64(w)
+	for k++; k < uint(len(delims)); k++ {
+		if w := delims[k]; w != 0 {
+			return int(k*blockBytes) + bits.TrailingZeros64(w)
 		}
 	}
 	return -1

@@ -90,7 +90,7 @@ func TestStringMapClosingQuote(t *testing.T) {
 		t.Fatalf("build refused %s", line)
 	}
 	for _, c := range []struct{ open, close int }{{1, 3}, {5, 10}, {16, 16 + len(long) - 1}} {
-		if got := m.closingQuote(c.open); got != c.close {
+		if got := closingQuote(m.delims, c.open); got != c.close {
 			t.Errorf("closingQuote(%d) = %d, want %d", c.open, got, c.close)
 		}
 	}
