@@ -83,3 +83,15 @@ func BenchmarkGoccyFewFields(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStringMap measures the string map alone (mapBlocks and its
+// checks) on one 16 KB window of skimBenchData, held in cache: the vector
+// code's own speed, without the memory traffic of a whole file.
+func BenchmarkStringMap(b *testing.B) {
+	data := skimBenchData(b)[:windowBytes]
+	var m stringMap
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		m.buildWindow(data)
+	}
+}

@@ -91,10 +91,11 @@ loop:
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	// Control bytes: subtracting 0x1f with unsigned saturation leaves zero.
-	VPSUBUSB Y10, Y0, Y4
-	VPCMPEQB Y11, Y4, Y4
-	VPSUBUSB Y10, Y1, Y5
-	VPCMPEQB Y11, Y5, Y5
+	// They are rare (a newline per line), so the block's bytes are first
+	// tested together, on the lesser byte of its two halves.
+	VPMINUB  Y0, Y1, Y4
+	VPSUBUSB Y10, Y4, Y4
+	VPCMPEQB Y11, Y4, Y4 // Y4: not all zero when the block has one
 	VPCMPEQB Y8, Y0, Y2
 	VPCMPEQB Y8, Y1, Y3
 	MASK64(Y2, Y3, AX) // AX: quotes
@@ -134,9 +135,17 @@ loop:
 	XORQ R11, AX       // AX: inside strings
 	MOVQ AX, R11
 	SARQ $63, R11
+	VPTEST Y4, Y4
+	JZ     nocontrols
+	VPSUBUSB Y10, Y0, Y4
+	VPCMPEQB Y11, Y4, Y4
+	VPSUBUSB Y10, Y1, Y5
+	VPCMPEQB Y11, Y5, Y5
 	MASK64(Y4, Y5, DX) // DX: control bytes
 	ANDQ AX, DX
 	ORQ  DX, R12
+
+nocontrols:
 
 	// Escaped bytes that complete no escape are errors; \u escapes are
 	// left for the caller to check.
