@@ -300,20 +300,26 @@ func (p *skimmer) value() bool {
 			if i = skipSpace(b, i); i >= len(b) {
 				return false
 			}
-			closer := closers[len(closers)-1]
-			if b[i] == closer {
+			closer, c := closers[len(closers)-1], b[i]
+			if c == closer {
 				i++
 				closers = closers[:len(closers)-1]
 				continue
 			}
-			if b[i] != ',' {
+			if c != ',' {
 				return false
 			}
-			i = skipSpace(b, i+1)
-			if closer == '}' {
-				if i = p.key(i); i < 0 {
+			if i = skipSpace(b, i+1); closer == '}' { // the next key and its colon, inline
+				if i >= len(b) || b[i] != '"' {
 					return false
 				}
+				if i = closingQuote(delims, i); i < 0 {
+					return false
+				}
+				if i = skipSpace(b, i+1); i >= len(b) || b[i] != ':' {
+					return false
+				}
+				i = skipSpace(b, i+1)
 			}
 			break
 		}
