@@ -107,14 +107,7 @@ func (ix *Index) scan(sc *Scanner) error {
 	for sc.Scan() {
 		l := sc.Line()
 		var s skim
-		var valid bool
-		if skimmer.data != nil {
-			start := int(l.Offset) + l.bomLen()
-			valid = skimmer.skimIn(start, start+len(l.Bytes), &s)
-		} else {
-			valid = skimmer.skim(l.Bytes, &s)
-		}
-		f := factsOf(l, &s, valid)
+		f := factsOf(l, &s, skimmer.skimLine(l, &s))
 		ix.take(&f)
 	}
 	return sc.Err()

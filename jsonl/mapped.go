@@ -16,13 +16,15 @@ const mapMinBytes = 1 << 20
 // resident set (a variable so that tests can drop pages often).
 var releaseBytes = 16 << 20
 
-// mapping is a file mapped read-only for one sequential pass. Mapped pages
-// cost no copy (a read copies every byte out of the page cache, about a sixth
-// of the one-core index pass), and those already read are dropped as the pass
+// mapping is a file mapped read-only for one sequential pass, or a buffer
+// already in memory, read in place the same way. Mapped pages cost no copy
+// (a read copies every byte out of the page cache, about a sixth of the
+// one-core index pass), and those already read are dropped as the pass
 // moves on.
 type mapping struct {
 	data     []byte
-	released int // pages before this offset have been dropped
+	file     bool // data maps a file: pages behind the cursor may be dropped
+	released int  // pages before this offset have been dropped
 }
 
 // mapForScan maps ra for a sequential pass when it is a file of at least
@@ -40,12 +42,15 @@ func mapForScan(ra io.ReaderAt) (m *mapping, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &mapping{data: data}, true
+	return &mapping{data: data, file: true}, true
 }
 
 // release drops the pages before offset from the resident set, once at least
 // releaseBytes have been read since the last time.
 func (m *mapping) release(offset int) {
+	if !m.file {
+		return
+	}
 	end := offset &^ (os.Getpagesize() - 1)
 	if end-m.released >= releaseBytes {
 		dropPages(m.data[m.released:end])

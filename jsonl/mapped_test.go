@@ -24,7 +24,7 @@ func mapTestFile(t *testing.T, data []byte) (*os.File, *mapping) {
 	if err != nil {
 		t.Skipf("files cannot be mapped here: %v", err)
 	}
-	m := &mapping{data: mapped}
+	m := &mapping{data: mapped, file: true}
 	t.Cleanup(m.close)
 	return f, m
 }

@@ -53,6 +53,16 @@ func (ls *lineSkimmer) skim(b []byte, s *skim) bool {
 	return ls.strings.build(b) && ls.parse(b, 0, s)
 }
 
+// skimLine skims a line a scanner read: in place when the skimmer holds the
+// scanner's buffer (data), else on its own.
+func (ls *lineSkimmer) skimLine(l Line, s *skim) bool {
+	if ls.data == nil {
+		return ls.skim(l.Bytes, s)
+	}
+	start := int(l.Offset) + l.bomLen()
+	return ls.skimIn(start, start+len(l.Bytes), s)
+}
+
 // windowBytes is how much of a buffer skimIn maps at a time.
 var windowBytes = 16 << 10
 

@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"testing"
 
@@ -49,8 +48,6 @@ func BenchmarkSkimLine(b *testing.B) {
 // BenchmarkGoccyFewFields, the reference point, is measured.
 func BenchmarkIndexPassInMemory(b *testing.B) {
 	data := skimBenchData(b)
-	defer func(n int) { releaseBytes = n }(releaseBytes)
-	releaseBytes = math.MaxInt // data is heap memory: its pages must never be dropped
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
