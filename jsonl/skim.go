@@ -64,7 +64,7 @@ func (ls *lineSkimmer) skimLine(l Line, s *skim) bool {
 }
 
 // windowBytes is how much of a buffer skimIn maps at a time.
-var windowBytes = 16 << 10
+const windowBytes = 16 << 10
 
 // skimIn is skim for the line data[start:end] of ls.data, a buffer that
 // holds the lines after it too (a mapped file). It maps windowBytes of the
@@ -110,6 +110,7 @@ func (ls *lineSkimmer) parse(b []byte, at int, s *skim) bool {
 	return p.i == len(b)
 }
 
+// skimmer is one parse of a line, b[line:], with b's string map built.
 type skimmer struct {
 	b      []byte
 	i      int

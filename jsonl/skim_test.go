@@ -81,13 +81,11 @@ func TestSkimInMatchesSkim(t *testing.T) {
 	}
 	for n := 0; n < 300; n++ {
 		var buf strings.Builder
-		var lines []string
 		for k := r.Intn(40); k >= 0; k-- {
 			line := good[r.Intn(len(good))]
 			if r.Intn(4) == 0 {
 				line = broken[r.Intn(len(broken))]
 			}
-			lines = append(lines, line)
 			buf.WriteString(line)
 			if r.Intn(5) == 0 {
 				buf.WriteString("\r")
