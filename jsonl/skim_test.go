@@ -109,3 +109,27 @@ func TestSkimInMatchesSkim(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSkimInMatchesSkim: skimming the lines of any buffer in place, with
+// the map of a window of lines, agrees with skimming each line alone.
+func FuzzSkimInMatchesSkim(f *testing.F) {
+	for _, s := range []string{
+		"{\"type\":\"x\",\"id\":\"1\"}\n{\"a\":\"b\\\"\"}\n",
+		"\xef\xbb\xbf{\"a\":1}\r\n{\"a\":\"unclosed}\n{\"b\":\"\\u0041\"}",
+		"{\"a\":\"x\ty\"}\n\n{\"message\":{\"role\":\"user\",\"content\":null}}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inPlace := lineSkimmer{data: data}
+		sc := &Scanner{name: "-", mapped: &mapping{data: data}, max: MaxLineBytes}
+		for sc.Scan() {
+			l := sc.Line()
+			var alone, windowed skim
+			wantOK := new(lineSkimmer).skim(l.Bytes, &alone)
+			if gotOK := inPlace.skimLine(l, &windowed); gotOK != wantOK || (wantOK && !reflect.DeepEqual(alone, windowed)) {
+				t.Fatalf("line %d %q: in place %v %+v, alone %v %+v", l.Num, l.Bytes, gotOK, windowed, wantOK, alone)
+			}
+		}
+	})
+}
