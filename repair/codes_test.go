@@ -114,3 +114,14 @@ func TestCodeSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestEscapedToolCallType: a content block whose type is written with an
+// escape is a tool call, as Pi's JSON.parse reads it (pi-ref's provider
+// view answers it with "No result provided").
+func TestEscapedToolCallType(t *testing.T) {
+	call := strings.Replace(asst("b", "a", "c1", "read"), `"type":"toolCall"`, `"type":"toolC\u0061ll"`, 1)
+	rep := validateBytes(t, []byte(file(hdr, user("a", ""), call, user("c", "b"))))
+	if !hasCode(rep, "tools.unanswered") {
+		t.Fatalf("the escaped tool call was not seen: %v", rep.Codes())
+	}
+}

@@ -293,8 +293,18 @@ func (p *parser) record(ctx pctx, blk *fields, f field, start, end int) {
 	}
 }
 
+// isToolCall reports whether a content block's type is "toolCall", as
+// JSON.parse reads it: escapes included.
 func (p *parser) isToolCall(s span) bool {
-	return s.ok() && string(p.b[s.start:s.end]) == `"toolCall"`
+	if !s.ok() {
+		return false
+	}
+	raw := p.b[s.start:s.end]
+	if !hasBackslash(raw) {
+		return string(raw) == `"toolCall"`
+	}
+	typ, ok := jsonl.DecodeString(raw)
+	return ok && typ == "toolCall"
 }
 
 func (p *parser) array(i int, ctx pctx) int {
