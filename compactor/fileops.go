@@ -56,12 +56,12 @@ func (f *FileOps) AddFromMessage(m jsonl.Object) {
 // addToolCalls adds the calls of an assistant content array, parsing only
 // the blocks that can be tool calls.
 func (f *FileOps) addToolCalls(content jsonl.RawMessage) {
-	if !bytes.Contains(content, toolCallType) {
+	if !mayHoldToolCall(content) {
 		return
 	}
 	elems, _ := jsonl.ParseArray(content)
 	for _, raw := range elems {
-		if !bytes.Contains(raw, toolCallType) {
+		if !mayHoldToolCall(raw) {
 			continue
 		}
 		if b, err := jsonl.ParseObject(raw); err == nil && b.String("type") == "toolCall" && b.Has("arguments") && b.Has("name") {
@@ -70,7 +70,17 @@ func (f *FileOps) addToolCalls(content jsonl.RawMessage) {
 	}
 }
 
-var toolCallType = []byte(`"toolCall"`)
+// mayHoldToolCall reports whether raw JSON can hold a block of type
+// "toolCall": written as Pi writes it, or with a \u escape, which
+// JSON.parse reads the same.
+func mayHoldToolCall(raw []byte) bool {
+	return bytes.Contains(raw, toolCallType) || bytes.Contains(raw, unicodeEscape)
+}
+
+var (
+	toolCallType  = []byte(`"toolCall"`)
+	unicodeEscape = []byte(`\u`)
+)
 
 func (f *FileOps) addCall(call jsonl.Object) {
 	var set *[]string
