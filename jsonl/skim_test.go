@@ -94,18 +94,22 @@ func TestSkimInMatchesSkim(t *testing.T) {
 				buf.WriteString("\n")
 			}
 		}
-		data := []byte(buf.String())
-		inPlace := lineSkimmer{data: data}
-		sc := &Scanner{name: "-", mapped: &mapping{data: data}, max: MaxLineBytes}
-		for sc.Scan() {
-			l := sc.Line()
-			var alone, windowed skim
-			wantOK := new(lineSkimmer).skim(l.Bytes, &alone)
-			start := int(l.Offset)
-			gotOK := inPlace.skimIn(start, start+len(l.Bytes), &windowed)
-			if gotOK != wantOK || (wantOK && !reflect.DeepEqual(alone, windowed)) {
-				t.Fatalf("line %d %q: in place %v %+v, alone %v %+v", l.Num, l.Bytes, gotOK, windowed, wantOK, alone)
-			}
+		assertInPlaceMatchesAlone(t, []byte(buf.String()))
+	}
+}
+
+// assertInPlaceMatchesAlone skims the lines of data in place, with window
+// maps, and fails unless each agrees with the line skimmed alone.
+func assertInPlaceMatchesAlone(t *testing.T, data []byte) {
+	t.Helper()
+	inPlace := lineSkimmer{data: data}
+	sc := &Scanner{name: "-", mapped: &mapping{data: data}, max: MaxLineBytes}
+	for sc.Scan() {
+		l := sc.Line()
+		var alone, windowed skim
+		wantOK := new(lineSkimmer).skim(l.Bytes, &alone)
+		if gotOK := inPlace.skimLine(l, &windowed); gotOK != wantOK || (wantOK && !reflect.DeepEqual(alone, windowed)) {
+			t.Fatalf("line %d %q: in place %v %+v, alone %v %+v", l.Num, l.Bytes, gotOK, windowed, wantOK, alone)
 		}
 	}
 }
@@ -120,16 +124,5 @@ func FuzzSkimInMatchesSkim(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		inPlace := lineSkimmer{data: data}
-		sc := &Scanner{name: "-", mapped: &mapping{data: data}, max: MaxLineBytes}
-		for sc.Scan() {
-			l := sc.Line()
-			var alone, windowed skim
-			wantOK := new(lineSkimmer).skim(l.Bytes, &alone)
-			if gotOK := inPlace.skimLine(l, &windowed); gotOK != wantOK || (wantOK && !reflect.DeepEqual(alone, windowed)) {
-				t.Fatalf("line %d %q: in place %v %+v, alone %v %+v", l.Num, l.Bytes, gotOK, windowed, wantOK, alone)
-			}
-		}
-	})
+	f.Fuzz(assertInPlaceMatchesAlone)
 }
