@@ -55,6 +55,9 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 	}
 	var stamp safefile.Stamp
 	if path != jsonl.StdinName {
+		if err := jsonl.CheckSessionFile(path); err != nil {
+			return nil, err // the real reason first, before the live-session guard
+		}
 		unlock, s, err := guard(path, opts)
 		if err != nil {
 			return nil, err
