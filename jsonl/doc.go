@@ -35,9 +35,10 @@
 // line ("line 1 is not JSON", "line 1 has type \"prompt\"").
 //
 // A file that holds nothing (zero bytes or blank lines only) is an empty
-// session: Pi writes a header into such a file and carries on, and a command
-// that writes to it destroys nothing. A file of NUL bytes only is not a
-// session: it holds no line Pi wrote, and Pi refuses to open it.
+// session: Pi writes a fresh header into an empty file and carries on, and a
+// command that writes to it destroys nothing (repair gives it a header). A
+// file of NUL bytes only is not a session: it holds no line Pi wrote, and
+// nothing tells it from the zeros of some other file, so it is left alone.
 //
 // What fails the check is reported as a [*NotSessionError] (FILE: not a Pi
 // session (REASON)); no command changes such a file, forced or not. Reasons

@@ -162,3 +162,19 @@ func compressed(t *testing.T, data []byte) map[string][]byte {
 	zw.Close()
 	return map[string][]byte{"plain": data, "gzip": gz.Bytes(), "zstd": zs.Bytes()}
 }
+
+// BenchmarkCheckSessionFile measures the check as every command pays it:
+// open, read the first SniffBytes, judge, close.
+func BenchmarkCheckSessionFile(b *testing.B) {
+	for _, rel := range []string{"v3/linear.jsonl", "corrupt/missing-header.jsonl"} {
+		f := testref.Corpus(rel)
+		b.Run(filepath.Base(rel), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := jsonl.CheckSessionFile(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
