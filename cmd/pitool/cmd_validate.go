@@ -34,8 +34,13 @@ Severities: error (Pi loses or cannot load data), warning (damage Pi
 tolerates), info (a legacy format Pi migrates, a run interrupted mid-turn);
 info notes alone do not make validate fail.
 
+A Pi session starts with a header or, when damaged, with lines that are Pi
+entries; binary files and other JSONL are not sessions. Such files found in
+folders are listed as skipped, with the reason, and counted in the summary;
+one named on the command line is an error.
+
 Exit status: 0 clean (info notes at most), 1 errors or warnings found,
-2 a file could not be read or a usage error.`,
+2 a file could not be read, is not a Pi session, or a usage error.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line"},
 			&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all"},
@@ -140,6 +145,9 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *
 	}
 	if ns, ok := jsonl.IsNotSession(err); ok && !tg.named {
 		t.skipped++
+		if opts.quiet && !opts.json {
+			return nil
+		}
 		return printSkipped(e.stdout, opts.json, ns)
 	}
 	t.files++
