@@ -71,7 +71,8 @@ type session struct {
 
 // CompactFile decides whether file is due, prepares the compaction and, unless
 // planning, summarizes and appends one compaction entry. Errors are reported
-// in the Outcome, never returned, so a batch carries on.
+// in the Outcome, never returned, so a batch carries on. A file that is not a
+// Pi session is Skipped, with a *jsonl.NotSessionError as Err.
 func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	out := Outcome{File: file}
 	if opts.MinIdle > 0 && !opts.Plan {
@@ -80,6 +81,10 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		}
 	}
 	s, err := readSession(file, opts.Leaf, opts.Stdin)
+	if ns, ok := jsonl.IsNotSession(err); ok {
+		out.Err = ns
+		return out.with(Skipped, ns.Describe())
+	}
 	if err != nil {
 		return out.fail(err)
 	}

@@ -56,8 +56,12 @@ type Index struct {
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
-// first, so entries can be decoded by offset afterwards.
+// first, so entries can be decoded by offset afterwards. A source that is not a
+// Pi session (see the package doc) gives a *NotSessionError.
 func BuildIndex(src *Source) (*Index, error) {
+	if err := src.CheckSession(); err != nil {
+		return nil, err
+	}
 	ra, err := src.ReaderAt()
 	if err != nil {
 		return nil, err

@@ -87,7 +87,9 @@ func writeFramed(out io.Writer, l jsonl.Line, red []byte) error {
 }
 
 // RedactFile redacts the session file path ("-" for stdin) to out, which is
-// compressed like the input; out nil only checks.
+// compressed like the input; out nil only checks, whatever the file holds.
+// A file that is not a Pi session is not redacted to out: nothing is written
+// and the error is a *jsonl.NotSessionError.
 func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, error) {
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
@@ -96,6 +98,9 @@ func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader,
 	defer src.Close()
 	if out == nil {
 		return r.Stream(ctx, src.Reader(), path, nil, onFinding)
+	}
+	if err := src.CheckSession(); err != nil {
+		return Stats{}, err
 	}
 	w, err := jsonl.NewWriter(out, src.Compression)
 	if err != nil {
@@ -110,8 +115,12 @@ func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader,
 
 // ReplaceFile redacts path in place: a first pass looks for findings, and
 // only when there are some is the file replaced atomically, under its lock,
-// keeping path.bak, and refusing if the file changed in between.
+// keeping path.bak, and refusing if the file changed in between. A file that
+// is not a Pi session is refused before anything is read or written.
 func (r *Redactor) ReplaceFile(ctx context.Context, path string, onFinding func(Finding)) (Stats, error) {
+	if err := jsonl.CheckSessionFile(path); err != nil {
+		return Stats{}, err
+	}
 	stamp, err := safefile.StatStamp(path)
 	if err != nil {
 		return Stats{}, err

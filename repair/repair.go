@@ -47,13 +47,17 @@ type Result struct {
 
 // RepairFile repairs one session file ("-" reads stdin). Untouched lines are
 // copied byte for byte, so the repair of a valid file is the file itself; with
-// InPlace a file that needs no change is not rewritten at all.
+// InPlace a file that needs no change is not rewritten at all. A file that is
+// not a Pi session gives a *jsonl.NotSessionError and nothing is written.
 func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options) (*Result, error) {
 	if err := checkOptions(path, &opts); err != nil {
 		return nil, err
 	}
 	var stamp safefile.Stamp
 	if path != jsonl.StdinName {
+		if err := jsonl.CheckSessionFile(path); err != nil {
+			return nil, err // the real reason first, before the live-session guard
+		}
 		unlock, s, err := guard(path, opts)
 		if err != nil {
 			return nil, err
@@ -66,6 +70,9 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 		return nil, err
 	}
 	defer src.Close()
+	if err := src.CheckSession(); err != nil {
+		return nil, err // never rewrite what is not a session, forced or not
+	}
 	pl, err := planSource(ctx, src, path, opts)
 	if err != nil {
 		return nil, err

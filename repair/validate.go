@@ -21,13 +21,17 @@ type ValidateOptions struct {
 
 // ValidateFile validates one session file ("-" reads stdin) in one streaming
 // pass plus checks over its entry tree. The error is for input that cannot be
-// read; damage is reported as findings.
+// read or is not a Pi session (a *jsonl.NotSessionError); damage is reported
+// as findings.
 func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts ValidateOptions) (*Report, error) {
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
+	if err := src.CheckSession(); err != nil {
+		return nil, err
+	}
 	var ra io.ReaderAt
 	if src.Compression == jsonl.Plain && path != jsonl.StdinName {
 		if ra, err = src.ReaderAt(); err != nil {

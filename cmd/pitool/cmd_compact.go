@@ -20,6 +20,7 @@ type compactRun struct {
 	targets []target
 	jobs    int
 	json    bool
+	refused int // named files that are not Pi sessions
 }
 
 func compactCommand(e *env) *cli.Command {
@@ -106,8 +107,9 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 		o := run.opts
 		o.MinIdle = run.targets[i].idle
 		return compactor.CompactFile(ctx, run.targets[i].path, o)
-	}, func(_ int, o compactor.Outcome) {
+	}, func(i int, o compactor.Outcome) {
 		bar.Add(1)
+		run.refused += noteCompactSkip(e, o, run.targets[i].named)
 		if ctx.Err() != nil && o.Status == compactor.Failed {
 			return
 		}
@@ -135,6 +137,8 @@ func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactR
 		return ctx.Err()
 	case werr != nil:
 		return werr
+	case run.refused > 0:
+		return fmt.Errorf("%d of %d files are not Pi sessions; nothing was written to them", run.refused, len(rows))
 	case t.failed > 0:
 		return &findingsError{fmt.Sprintf("%d of %d files failed", t.failed, len(rows))}
 	}

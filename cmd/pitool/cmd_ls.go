@@ -22,10 +22,12 @@ func lsCommand(e *env) *cli.Command {
 		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
 are included): name or first message, message count, last activity, and path,
 newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
-or ~/.pi/agent/sessions. Files that are not sessions are skipped with a note on
-stderr.
+or ~/.pi/agent/sessions. Files that are not Pi sessions are listed last as
+skipped, with the reason (and a note on stderr); files Pi cannot open (no
+header) or cannot read are skipped with a note on stderr.
 
---json prints the rows as a JSON array (the fields of pitool info --json).`,
+--json prints the rows as a JSON array (the fields of pitool info --json);
+a skipped file is a row {"file", "skipped"}.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -38,38 +40,44 @@ stderr.
 					return err
 				}
 			}
-			infos, err := listSessions(c, e, dir)
+			infos, skips, err := listSessions(c, e, dir)
 			if err != nil {
 				return err
 			}
 			if c.Bool("json") {
-				b, err := marshalOutput(infos)
+				b, err := marshalOutput(lsRows(infos, skips))
 				if err != nil {
 					return err
 				}
 				return writeJSONLine(e, b)
 			}
-			return writeSessionList(e.stdout, infos, dir)
+			return writeSessionList(e.stdout, infos, skips, dir)
 		},
 	}
 }
 
 // listSessions summarises every session under dir, newest first (ties keep
-// Pi's order: file name descending).
-func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, error) {
+// Pi's order: file name descending), and the files that are not sessions.
+func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, []*jsonl.NotSessionError, error) {
 	files, err := sessionfiles.Expand([]string{dir})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var skips []*jsonl.NotSessionError
 	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i].Path) > filepath.Base(files[j].Path) })
 	infos := []*jsonl.Info{}
 	quiet := *e // per-file damage notes would drown the list; unreadable files get one line below
 	quiet.stderr = io.Discard
 	for _, f := range files {
 		if err := c.Context.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		info, err := sessionInfo(&quiet, f.Path)
+		if ns, ok := jsonl.IsNotSession(err); ok {
+			noteSkipped(e.stderr, ns)
+			skips = append(skips, ns)
+			continue
+		}
 		if err != nil || !info.HasHeader {
 			fmt.Fprintf(e.stderr, "pitool: note: skipping %s: not a readable session\n", f.Path)
 			continue
@@ -77,11 +85,23 @@ func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, error) {
 		infos = append(infos, info)
 	}
 	sort.SliceStable(infos, func(i, j int) bool { return infos[i].Modified > infos[j].Modified })
-	return infos, nil
+	return infos, skips, nil
 }
 
-func writeSessionList(w io.Writer, infos []*jsonl.Info, dir string) error {
-	if len(infos) == 0 {
+// lsRows is the --json array: the sessions, then the skipped files.
+func lsRows(infos []*jsonl.Info, skips []*jsonl.NotSessionError) []any {
+	rows := make([]any, 0, len(infos)+len(skips))
+	for _, in := range infos {
+		rows = append(rows, in)
+	}
+	for _, ns := range skips {
+		rows = append(rows, skippedJSON(ns))
+	}
+	return rows
+}
+
+func writeSessionList(w io.Writer, infos []*jsonl.Info, skips []*jsonl.NotSessionError, dir string) error {
+	if len(infos) == 0 && len(skips) == 0 {
 		_, err := fmt.Fprintf(w, "no sessions under %s\n", dir)
 		return err
 	}
@@ -93,6 +113,9 @@ func writeSessionList(w io.Writer, infos []*jsonl.Info, dir string) error {
 			title = strings.Join(strings.Fields(in.FirstMessage), " ")
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", ago(in.Modified), in.MessageCount, clip(title, 60), in.Path)
+	}
+	for _, ns := range skips {
+		fmt.Fprintf(tw, "-\t-\tskipped: %s\t%s\n", ns.Describe(), ns.File)
 	}
 	return tw.Flush()
 }

@@ -115,6 +115,9 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		return nightlyFile(ctx, run, run.targets[i])
 	}, func(_ int, r fileReport) {
 		bar.Add(1)
+		if r.notSession != nil {
+			noteSkipped(e.stderr, r.notSession)
+		}
 		if r.err != nil && ctx.Err() == nil {
 			fmt.Fprintf(e.stderr, "pitool: error: %s: %v\n", r.file, r.err)
 		}
@@ -140,6 +143,9 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 // nightlyFile runs the steps on one file and reports what it did.
 func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	r := fileReport{file: t.path}
+	if g, ok := nightlyGate(r); !ok {
+		return g // not a Pi session: no step may change it
+	}
 	idle, err := idleFor(t.path)
 	switch {
 	case err != nil:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
 )
@@ -109,6 +110,15 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	}
 	for _, f := range files {
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
+		if ns, ok := jsonl.IsNotSession(err); ok {
+			if f.Named {
+				bar.Finish()
+				return ns
+			}
+			rep.skip(ns)
+			bar.Add(1)
+			continue
+		}
 		if err != nil {
 			bar.Finish()
 			return fmt.Errorf("%s: %w", f.Path, err)
@@ -171,6 +181,11 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 		return r.RedactFile(ctx, f.Path, e.stdin, nil, onFinding)
 	case o.inPlace:
 		return r.ReplaceFile(ctx, f.Path, onFinding)
+	}
+	if f.Path != "-" {
+		if err := jsonl.CheckSessionFile(f.Path); err != nil {
+			return redact.Stats{}, err
+		}
 	}
 	out, err := outputPath(o.out, args, f)
 	if err != nil {
@@ -238,6 +253,7 @@ type redactReport struct {
 	e       *env
 	opts    redactOptions
 	Files   []redactFileReport `json:"files"`
+	Skipped []skippedFile      `json:"skipped,omitempty"` // not Pi sessions: left alone
 	Total   int                `json:"findings"`
 	ByRule  map[string]int     `json:"byRule"`
 	ByEntry map[string]int     `json:"byEntryType"`
@@ -319,6 +335,9 @@ func (rep *redactReport) summary(w io.Writer) {
 		verb = "found"
 	}
 	fmt.Fprintf(w, "pitool: %s %d values in %d files\n", verb, rep.Total, len(rep.Files))
+	if n := len(rep.Skipped); n > 0 {
+		fmt.Fprintf(w, "pitool: skipped %d %s that %s not Pi sessions\n", n, plural(n, "file", "files"), plural(n, "is", "are"))
+	}
 	for _, r := range rules {
 		fmt.Fprintf(w, "pitool:   %-32s %d\n", r, rep.ByRule[r])
 	}

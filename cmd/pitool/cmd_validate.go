@@ -7,6 +7,7 @@ import (
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
@@ -33,8 +34,13 @@ Severities: error (Pi loses or cannot load data), warning (damage Pi
 tolerates), info (a legacy format Pi migrates, a run interrupted mid-turn);
 info notes alone do not make validate fail.
 
+A Pi session starts with a header or, when damaged, with lines that are Pi
+entries; binary files and other JSONL are not sessions. Such files found in
+folders are listed as skipped, with the reason, and counted in the summary;
+one named on the command line is an error.
+
 Exit status: 0 clean (info notes at most), 1 errors or warnings found,
-2 a file could not be read or a usage error.`,
+2 a file could not be read, is not a Pi session, or a usage error.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line"},
 			&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all"},
@@ -53,6 +59,7 @@ Exit status: 0 clean (info notes at most), 1 errors or warnings found,
 // validateTally counts what a validate run found.
 type validateTally struct {
 	files, clean, unreadable int
+	skipped                  int // files in folders that are not Pi sessions
 	counts                   map[repair.Severity]int
 }
 
@@ -70,7 +77,7 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	bar.Finish()
 	printValidateSummary(e, opts, t)
 	switch {
-	case t.files == 0:
+	case t.files == 0 && t.skipped == 0:
 		return fmt.Errorf("%w in %v", errNoFiles, paths)
 	case t.unreadable > 0:
 		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
@@ -82,8 +89,9 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 
 // valTarget is one file to validate, or a path that could not be expanded.
 type valTarget struct {
-	path string
-	err  error
+	path  string
+	named bool // named by the user, not found in a folder
+	err   error
 }
 
 // expandTargets lists the session files of every path (folders searched
@@ -97,7 +105,7 @@ func expandTargets(paths []string) []valTarget {
 			continue
 		}
 		for _, f := range files {
-			out = append(out, valTarget{path: f.Path})
+			out = append(out, valTarget{path: f.Path, named: f.Named})
 		}
 	}
 	return out
@@ -117,7 +125,7 @@ func validateTarget(c *cli.Context, e *env, opts validateOptions, tg valTarget, 
 		t.files++
 		return noteUnreadable(e, opts, tg.path, tg.err, t)
 	}
-	return validateOne(c, e, opts, tg.path, t)
+	return validateOne(c, e, opts, tg, t)
 }
 
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
@@ -129,12 +137,20 @@ func noteUnreadable(e *env, opts validateOptions, path string, err error, t *val
 	return nil
 }
 
-func validateOne(c *cli.Context, e *env, opts validateOptions, path string, t *validateTally) error {
-	t.files++
+func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
+	path := tg.path
 	rep, err := repair.ValidateFile(c.Context, path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
 	if c.Context.Err() != nil {
 		return c.Context.Err()
 	}
+	if ns, ok := jsonl.IsNotSession(err); ok && !tg.named {
+		t.skipped++
+		if opts.quiet && !opts.json {
+			return nil
+		}
+		return printSkipped(e.stdout, opts.json, ns)
+	}
+	t.files++
 	if err != nil {
 		return noteUnreadable(e, opts, path, err, t)
 	}
@@ -177,9 +193,13 @@ func printValidateSummary(e *env, opts validateOptions, t validateTally) {
 	if opts.json {
 		w = e.stderr
 	}
-	fmt.Fprintf(w, "%d %s checked: %d clean, %d with findings, %d unreadable (%d errors, %d warnings, %d notes)\n",
+	skipped := ""
+	if t.skipped > 0 {
+		skipped = fmt.Sprintf("; %d skipped: not Pi sessions", t.skipped)
+	}
+	fmt.Fprintf(w, "%d %s checked: %d clean, %d with findings, %d unreadable (%d errors, %d warnings, %d notes)%s\n",
 		t.files, plural(t.files, "file", "files"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
-		t.counts[repair.SevError], t.counts[repair.SevWarning], t.counts[repair.SevInfo])
+		t.counts[repair.SevError], t.counts[repair.SevWarning], t.counts[repair.SevInfo], skipped)
 }
 
 func plural(n int, one, many string) string {

@@ -11,8 +11,9 @@ import (
 
 // target is one file a batch command works on.
 type target struct {
-	path string
-	idle time.Duration // --min-idle that applies to it
+	path  string
+	idle  time.Duration // --min-idle that applies to it
+	named bool          // named on the command line, not found in a folder
 }
 
 // batchTargets expands paths into the files of this shard. Files named on the
@@ -36,7 +37,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 			if set {
 				idle = minIdle
 			}
-			out = append(out, target{path: f.Path, idle: idle})
+			out = append(out, target{path: f.Path, idle: idle, named: f.Named})
 		}
 	}
 	return out, nil

@@ -28,6 +28,8 @@ type fileReport struct {
 	backup   string   // where repair kept the original
 	outcome  *compactor.Outcome
 	err      error
+
+	notSession *jsonl.NotSessionError // set when skipped as not a Pi session
 }
 
 func (r fileReport) did(action, detail string) fileReport {
