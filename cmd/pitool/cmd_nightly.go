@@ -140,6 +140,9 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 // nightlyFile runs the steps on one file and reports what it did.
 func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	r := fileReport{file: t.path}
+	if r, done := recoverInterrupted(r, t.path); done {
+		return r
+	}
 	idle, err := idleFor(t.path)
 	switch {
 	case err != nil:

@@ -12,7 +12,7 @@ import (
 // whole line (a torn write is truncated away before returning an error).
 // Nothing is replaced: the file keeps its inode, owner and mode.
 func AppendLine(path string, expect Stamp, line []byte) error {
-	cleanOnce(filepath.Dir(path))
+	CleanFolder(filepath.Dir(path))
 	unlock, err := Lock(path)
 	if err != nil {
 		return err

@@ -1,12 +1,12 @@
 package safefile
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
-	"github.com/gofrs/flock"
+	"golang.org/x/sys/unix"
 )
 
 // ErrLocked means another process holds the file's lock.
@@ -16,20 +16,32 @@ var ErrLocked = errors.New("file is locked by another process")
 // file before giving up with ErrLocked.
 var LockWait = 2 * time.Second
 
-// Lock takes the advisory lock of path, waiting up to LockWait for another
-// holder. The lock is an flock on the file itself, so it excludes other pitool
-// processes (a nightly job and an interactive run), not Pi, which takes no
-// lock: stamps and the live-session guard protect against Pi.
+// lockPoll is how often Lock tries again.
+const lockPoll = 50 * time.Millisecond
+
+// Lock takes the advisory lock of an existing file, waiting up to LockWait
+// for another holder. The lock is an flock on the file itself, so it
+// excludes other pitool processes (a nightly job and an interactive run), not
+// Pi, which takes no lock: stamps and the live-session guard protect against
+// Pi. Lock never creates the file.
 func Lock(path string) (unlock func() error, err error) {
-	l := flock.New(path)
-	ctx, cancel := context.WithTimeout(context.Background(), LockWait)
-	defer cancel()
-	ok, err := l.TryLockContext(ctx, 50*time.Millisecond)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+	deadline := time.Now().Add(LockWait)
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return f.Close, nil
+		case !errors.Is(err, unix.EWOULDBLOCK):
+			f.Close()
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		case time.Now().After(deadline):
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+		}
+		time.Sleep(lockPoll)
 	}
-	return l.Close, nil
 }

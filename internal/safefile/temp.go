@@ -36,7 +36,7 @@ type temp struct{ f *os.File }
 // stale ones in that folder (once per process and folder).
 func newTemp(target string) (*temp, error) {
 	dir := filepath.Dir(target)
-	cleanOnce(dir)
+	CleanFolder(dir)
 	for range 3 {
 		f, err := os.CreateTemp(dir, "."+filepath.Base(target)+tempMarker+"*")
 		if err != nil {
@@ -71,7 +71,9 @@ func (t *temp) finish() error {
 	return t.f.Close()
 }
 
-func cleanOnce(dir string) {
+// CleanFolder removes the stale temporary files in dir, reporting each one
+// to ReportStale, once per process and folder (every write does it too).
+func CleanFolder(dir string) {
 	cleanedMu.Lock()
 	done := cleaned[dir]
 	cleaned[dir] = true
