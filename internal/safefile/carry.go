@@ -38,6 +38,8 @@ func (e *Edit) recheck() (Stamp, error) {
 
 // carryUntilStable rechecks the file until it stops growing, carrying each
 // grown part to the end of f, and returns the size the new content covers.
+// f is synced once, by the caller, after this: what is appended during that
+// sync is carried after the rename (carryLate).
 func (e *Edit) carryUntilStable(f *os.File, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
 	cur := basis
 	for range maxRechecks {
@@ -60,9 +62,6 @@ func (e *Edit) carryUntilStable(f *os.File, basis int64, carry func(io.Writer, [
 		n, err := e.carryFrom(f, cur, now.Size, carry)
 		if err != nil {
 			return 0, err
-		}
-		if err := f.Sync(); err != nil {
-			return 0, fmt.Errorf("sync %s: %w", f.Name(), err)
 		}
 		cur += n
 	}

@@ -28,8 +28,8 @@
 //  3. Right before the rename Commit rechecks the file. If it only grew, and
 //     the grown part starts at a line boundary and is whole lines, the grown
 //     bytes are carried to the end of the new content (verbatim, or through
-//     the caller's Carry function), synced, and the file rechecked again, up
-//     to maxRechecks times. An incomplete last line is waited for up to
+//     the caller's Carry function) and the file rechecked again, up to
+//     maxRechecks times; then the temporary file is synced. An incomplete last line is waited for up to
 //     LineWait. Anything else (shrunk, other inode, same size but a new
 //     modification time, a changed first or last 64 KiB, growth of a file
 //     whose new content is compressed) aborts with ErrChanged and leaves the
