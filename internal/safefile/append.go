@@ -26,9 +26,6 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 		return err
 	}
 	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line = append(line, '\n')
 	}

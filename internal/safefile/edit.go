@@ -67,6 +67,9 @@ func Begin(path string) (*Edit, error) {
 
 // begin opens and locks target; nil, nil means it was replaced meanwhile.
 func begin(target string) (*Edit, error) {
+	if err := checkRegular(target); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(target)
 	if err != nil {
 		return nil, err
@@ -173,4 +176,14 @@ func (e *Edit) install(t *temp, backup string) error {
 		return fmt.Errorf("rename into %s: %w", e.Path, err)
 	}
 	return syncDir(filepath.Dir(e.Path))
+}
+
+// checkRegular refuses, without opening it (a FIFO would block), a path
+// that is not a regular file.
+func checkRegular(path string) error {
+	info, err := os.Stat(path)
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	return err
 }

@@ -23,8 +23,11 @@ const lockPoll = 50 * time.Millisecond
 // for another holder. The lock is an flock on the file itself, so it
 // excludes other pitool processes (a nightly job and an interactive run), not
 // Pi, which takes no lock: stamps and the live-session guard protect against
-// Pi. Lock never creates the file.
+// Pi. Lock never creates the file, and refuses one that is not regular.
 func Lock(path string) (unlock func() error, err error) {
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -322,10 +322,11 @@ func TestBeginRefusesWhatIsNotARegularFile(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
 	}
-	w, _ := os.OpenFile(fifo, os.O_RDWR, 0) // so that opening it does not block
-	defer w.Close()
 	if _, err := Begin(fifo); !errors.Is(err, ErrNotRegular) {
-		t.Errorf("err = %v", err)
+		t.Errorf("Begin: %v", err)
+	}
+	if _, err := Lock(fifo); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("Lock: %v", err)
 	}
 }
 
