@@ -130,7 +130,7 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	res.Carried = end - max(basis, 0)
-	if err = t.finish(); err != nil {
+	if err = t.sync(); err != nil {
 		return res, err
 	}
 	if opts.Backup {
@@ -142,6 +142,9 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	afterInstall()
+	if err = t.close(); err != nil {
+		return res, err
+	}
 	n, err := e.carryLate(end, opts)
 	res.Carried += n
 	if err == nil && opts.BackupMode != 0 && res.Backup != "" {

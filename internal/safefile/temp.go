@@ -63,12 +63,21 @@ func (t *temp) discard() {
 	os.Remove(t.f.Name())
 }
 
-// finish syncs the temporary file and closes it, which releases its lock.
-func (t *temp) finish() error {
+// sync syncs the temporary file; it stays open, and locked, until close,
+// after it was renamed, so that no other pitool takes it for stale.
+func (t *temp) sync() error {
 	if err := t.f.Sync(); err != nil {
 		return fmt.Errorf("sync %s: %w", t.f.Name(), err)
 	}
-	return t.f.Close()
+	return nil
+}
+
+// close closes the renamed temporary file, which releases its lock.
+func (t *temp) close() error {
+	if err := t.f.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", t.f.Name(), err)
+	}
+	return nil
 }
 
 // CleanFolder removes the stale temporary files in dir, reporting each one

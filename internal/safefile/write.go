@@ -110,10 +110,13 @@ func writeAtomic(target string, own owner, noClobber bool, write func(io.Writer)
 	if err = own.apply(t.f); err != nil {
 		return err
 	}
-	if err = t.finish(); err != nil {
+	if err = t.sync(); err != nil {
 		return err
 	}
 	if err = install(t.f.Name(), target, noClobber); err != nil {
+		return err
+	}
+	if err = t.close(); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(target))
