@@ -387,3 +387,19 @@ func appendTo(t *testing.T, path, s string) {
 		t.Error(err)
 	}
 }
+
+func TestResolveStopsAtDescriptorPaths(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "out")
+	os.Symlink("/proc/self/fd/1", link)
+	if got, err := resolve(link); err != nil || got != "/proc/self/fd/1" {
+		t.Errorf("resolve = %q, %v", got, err)
+	}
+	for _, p := range []string{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/2"} {
+		if !isFdPath(p) {
+			t.Errorf("%s is not taken for a descriptor", p)
+		}
+	}
+	if isFdPath("/dev/shm/x.jsonl") {
+		t.Error("/dev/shm/x.jsonl taken for a descriptor")
+	}
+}

@@ -30,12 +30,12 @@ type Options struct {
 // target of a symlink, directly into a device or FIFO, or atomically (temp
 // file, fsync, rename, fsync of the folder) for a regular file or a new path.
 func WriteFile(path string, opts Options, write func(io.Writer) error) error {
-	if isFdPath(path) {
-		return writeDirect(path, os.O_APPEND, write)
-	}
 	target, err := resolve(path)
 	if err != nil {
 		return err
+	}
+	if isFdPath(target) {
+		return writeDirect(target, os.O_APPEND, write)
 	}
 	info, err := os.Stat(target)
 	switch {
@@ -148,11 +148,12 @@ func writeBuffered(f *os.File, write func(io.Writer) error) error {
 }
 
 // resolve follows symbolic links at the end of path; a dangling link
-// resolves to the path it points at, which is then created.
+// resolves to the path it points at, which is then created. It stops at a
+// descriptor path, whose link may name a pipe rather than a file.
 func resolve(path string) (string, error) {
 	for range maxLinks {
 		info, err := os.Lstat(path)
-		if err != nil || info.Mode()&os.ModeSymlink == 0 {
+		if err != nil || info.Mode()&os.ModeSymlink == 0 || isFdPath(path) {
 			return path, nil
 		}
 		dest, err := os.Readlink(path)
