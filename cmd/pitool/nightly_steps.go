@@ -46,8 +46,13 @@ func idleFor(path string) (time.Duration, error) {
 	return time.Since(s.ModTime), nil
 }
 
-// archivable reports whether path is a plain session file (not yet compressed).
+// archivable reports whether path is a plain session file (not yet
+// compressed): a regular file, checked before it is opened (a FIFO blocks).
 func archivable(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
 	return strings.HasSuffix(path, ".jsonl") && endsInNewline(path) && !isCompressed(path)
 }
 

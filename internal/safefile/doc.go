@@ -45,7 +45,7 @@
 // after checking the stamp; they never replace anything.
 //
 // Temporary files are named .NAME.pitool-tmp-RANDOM and their writer holds an
-// flock on them while it writes. The first write into a folder removes the
+// flock on them from their creation until they are renamed. The first write into a folder removes the
 // pitool temporary files there whose lock can be taken (their writer is
 // dead) and reports each one to ReportStale.
 //
