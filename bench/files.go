@@ -5,11 +5,13 @@ package bench
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/safefile"
 )
 
 // CacheDir is where generated benchmark sessions are kept between runs:
@@ -59,22 +61,14 @@ func cached(tb testing.TB, name string, write func(*bufio.Writer) error) string 
 	if err := os.MkdirAll(CacheDir(), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	err := safefile.WriteFile(path, safefile.Options{}, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
-		tb.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := write(w); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		tb.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
 		tb.Fatal(err)
 	}
 	return path

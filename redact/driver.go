@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,47 +92,75 @@ func writeFramed(out io.Writer, l jsonl.Line, red []byte) error {
 // A file that is not a Pi session is not redacted to out: nothing is written
 // and the error is a *jsonl.NotSessionError.
 func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, error) {
+	st, _, err := r.redactFile(ctx, path, stdin, out, onFinding)
+	return st, err
+}
+
+func (r *Redactor) redactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, jsonl.Compression, error) {
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, 0, err
 	}
 	defer src.Close()
 	if out == nil {
-		return r.Stream(ctx, src.Reader(), path, nil, onFinding)
+		st, err := r.Stream(ctx, src.Reader(), path, nil, onFinding)
+		return st, src.Compression, err
 	}
 	if err := src.CheckSession(); err != nil {
-		return Stats{}, err
+		return Stats{}, src.Compression, err
 	}
 	w, err := jsonl.NewWriter(out, src.Compression)
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, src.Compression, err
 	}
 	st, err := r.Stream(ctx, src.Reader(), path, w, onFinding)
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("write %s: %w", path, cerr)
 	}
-	return st, err
+	return st, src.Compression, err
 }
 
+// ReplaceOptions controls ReplaceFile.
+type ReplaceOptions struct {
+	Force  bool // rewrite a file modified within safefile.IdleTime: it may belong to a live Pi session
+	Backup bool // keep the plaintext original as FILE.bak, readable by its owner only
+}
+
+// backupMode is the mode of a backup that holds plaintext secrets.
+const backupMode = 0o600
+
 // ReplaceFile redacts path in place: a first pass looks for findings, and
-// only when there are some is the file replaced atomically, under its lock,
-// keeping path.bak, and refusing if the file changed in between. A file that
-// is not a Pi session is refused before anything is read or written.
-func (r *Redactor) ReplaceFile(ctx context.Context, path string, onFinding func(Finding)) (Stats, error) {
+// only when there are some is the file rewritten through safefile's in-place
+// protocol (lock, stamp, recheck before the rename). Lines Pi appends
+// meanwhile are redacted too before they are carried over. A file that is not
+// a Pi session is refused before anything is read or written. It returns where
+// the backup went ("" without opts.Backup: no plaintext copy is kept).
+func (r *Redactor) ReplaceFile(ctx context.Context, path string, opts ReplaceOptions, onFinding func(Finding)) (Stats, string, error) {
 	if err := jsonl.CheckSessionFile(path); err != nil {
-		return Stats{}, err
+		return Stats{}, "", err
 	}
-	stamp, err := safefile.StatStamp(path)
+	if err := safefile.GuardLive(path, opts.Force); err != nil {
+		return Stats{}, "", err
+	}
+	edit, err := safefile.Begin(path)
 	if err != nil {
-		return Stats{}, err
+		return Stats{}, "", err
 	}
+	defer edit.Close()
 	st, err := r.RedactFile(ctx, path, nil, nil, onFinding)
 	if err != nil || !st.Changed() {
-		return st, err
+		return st, "", err
 	}
-	err = safefile.Replace(path, safefile.Options{Backup: true, Expect: &stamp}, func(w io.Writer) error {
-		_, err := r.RedactFile(ctx, path, nil, w, nil)
+	carry := func(w io.Writer, appended []byte) error {
+		_, err := r.Stream(ctx, bytes.NewReader(appended), path, w, nil)
 		return err
+	}
+	res, err := edit.Commit(safefile.CommitOptions{Backup: opts.Backup, BackupMode: backupMode, Carry: carry}, func(w io.Writer) (int64, error) {
+		st, comp, err := r.redactFile(ctx, path, nil, w, nil)
+		if comp != jsonl.Plain {
+			return -1, err
+		}
+		return st.Bytes, err
 	})
-	return st, err
+	return st, res.Backup, err
 }

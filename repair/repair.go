@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/jsonl"
@@ -14,8 +13,8 @@ import (
 
 // IdleTime is how long a file must have been left alone before repair
 // touches it without Force: a file changed more recently may belong to a
-// live Pi session.
-const IdleTime = time.Minute
+// live Pi session (the guard every in-place command shares).
+const IdleTime = safefile.IdleTime
 
 // QuarantineSuffix is appended to the output's name for the quarantine file.
 const QuarantineSuffix = ".quarantine"
@@ -53,17 +52,17 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 	if err := checkOptions(path, &opts); err != nil {
 		return nil, err
 	}
-	var stamp safefile.Stamp
+	var edit *safefile.Edit
 	if path != jsonl.StdinName {
 		if err := jsonl.CheckSessionFile(path); err != nil {
 			return nil, err // the real reason first, before the live-session guard
 		}
-		unlock, s, err := guard(path, opts)
+		e, unlock, err := guard(path, opts)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
-		stamp = s
+		edit = e
 	}
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
@@ -77,7 +76,7 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	return apply(ctx, pl, src, path, stamp, opts)
+	return apply(ctx, pl, src, path, edit, opts)
 }
 
 // Repair repairs the session in src (size bytes, plain) into out, sending
@@ -136,24 +135,27 @@ func checkOptions(path string, opts *Options) error {
 	return nil
 }
 
-// guard refuses a recently modified file (unless Force) and, except for
-// InPlace (whose atomic replace takes the lock itself), holds the file's
-// advisory lock while it is read.
-func guard(path string, opts Options) (func() error, safefile.Stamp, error) {
-	stamp, err := safefile.StatStamp(path)
-	if err != nil {
-		return nil, stamp, err
-	}
-	if !opts.Force && !opts.DryRun {
-		if err := safefile.CheckIdle(path, IdleTime); err != nil {
-			return nil, stamp, fmt.Errorf("%w; use --force if no Pi session is using it", err)
+// guard refuses a recently modified file (unless Force) and takes the
+// file's lock while it is read: with InPlace through an in-place edit (see
+// safefile.Begin), which also stamps the file for Commit's recheck.
+func guard(path string, opts Options) (*safefile.Edit, func() error, error) {
+	if !opts.DryRun {
+		if err := safefile.GuardLive(path, opts.Force); err != nil {
+			return nil, nil, err
 		}
 	}
-	if opts.InPlace || opts.DryRun {
-		return func() error { return nil }, stamp, nil
+	switch {
+	case opts.DryRun:
+		return nil, func() error { return nil }, nil
+	case opts.InPlace:
+		e, err := safefile.Begin(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, e.Close, nil
 	}
 	unlock, err := safefile.Lock(path)
-	return unlock, stamp, err
+	return nil, unlock, err
 }
 
 func planSource(ctx context.Context, src *jsonl.Source, path string, opts Options) (*plan, error) {
@@ -168,7 +170,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 	return makePlan(a, ra, path, opts)
 }
 
-func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp safefile.Stamp, opts Options) (*Result, error) {
+func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, edit *safefile.Edit, opts Options) (*Result, error) {
 	res := newResult(pl, path, opts)
 	if opts.DryRun || (opts.InPlace && !res.Changed) {
 		return res, nil
@@ -181,48 +183,49 @@ func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp 
 		}
 		res.Quarantine = q
 	}
-	write := func(w io.Writer, q io.Writer) error {
+	write := func(w io.Writer, q io.Writer) (int64, error) {
+		basis := int64(-1) // compressed output cannot take appended lines
 		var from int64
 		if src.Compression == jsonl.Plain {
 			var err error
 			if from, err = pl.copyPrefix(w); err != nil {
-				return err
+				return basis, err
 			}
+			basis = pl.a.m.bytes
 		}
 		out, err := jsonl.NewWriter(w, src.Compression)
 		if err != nil {
-			return err
+			return basis, err
 		}
 		wr, err := pl.write(ctx, out, q, from, pl.a.m.bytes)
 		if err != nil {
-			return err
+			return basis, err
 		}
 		res.BytesCopied, res.QuarantineBytes = wr.copied, wr.qBytes
-		return out.Close()
+		return basis, out.Close()
 	}
-	return res, commit(res, path, stamp, opts, write)
+	return res, commit(res, edit, opts, write)
 }
 
-// commit writes the quarantine first, then the output, each atomically.
-func commit(res *Result, path string, stamp safefile.Stamp, opts Options, write func(w, q io.Writer) error) error {
+// commit writes the quarantine, then the output, each through safefile; the
+// quarantine is only kept when the output was written.
+func commit(res *Result, edit *safefile.Edit, opts Options, write func(w, q io.Writer) (int64, error)) error {
 	output := func(q io.Writer) error {
 		switch {
 		case opts.InPlace:
-			backup, err := safefile.BackupName(path)
-			res.Backup = backup
-			if err != nil {
-				return err
-			}
-			return safefile.Replace(path, safefile.Options{Backup: true, Expect: &stamp}, func(w io.Writer) error { return write(w, q) })
+			r, err := edit.Commit(safefile.CommitOptions{Backup: true}, func(w io.Writer) (int64, error) { return write(w, q) })
+			res.Backup = r.Backup
+			return err
 		case res.Output == "-":
-			return write(opts.Stdout, q)
+			_, err := write(opts.Stdout, q)
+			return err
 		}
-		return safefile.Create(res.Output, func(w io.Writer) error { return write(w, q) })
+		return safefile.WriteFile(res.Output, safefile.Options{}, func(w io.Writer) error { _, err := write(w, q); return err })
 	}
 	if res.Quarantine == "" {
 		return output(nil)
 	}
-	return safefile.Create(res.Quarantine, output)
+	return safefile.WriteFile(res.Quarantine, safefile.Options{NoClobber: true}, output)
 }
 
 func outputName(path string, opts Options) string {

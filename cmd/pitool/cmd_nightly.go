@@ -146,6 +146,9 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	if g, ok := nightlyGate(r); !ok {
 		return g // not a Pi session: no step may change it
 	}
+	if r, done := recoverInterrupted(r, t.path); done {
+		return r
+	}
 	idle, err := idleFor(t.path)
 	switch {
 	case err != nil:

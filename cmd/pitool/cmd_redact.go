@@ -19,6 +19,7 @@ import (
 type redactOptions struct {
 	out         string
 	inPlace     bool
+	replace     redact.ReplaceOptions
 	check       bool
 	report      string
 	rules       []string
@@ -43,9 +44,12 @@ Ids, parents, types and every line without a finding stay byte-identical.
    pitool redact --check DIR            list findings, exit 1 if any
    pitool redact -o OUT.jsonl FILE      write a redacted copy (- is stdout)
    pitool redact -o OUTDIR DIR          redacted copies under OUTDIR
-   pitool redact --in-place FILE...     replace files, keeping FILE.bak
+   pitool redact --in-place FILE...     replace files (no plaintext copy is kept;
+                                        --backup keeps FILE.bak, mode 0600)
 
-Output keeps the input's compression.
+Output keeps the input's compression. --in-place refuses a file modified in
+the last minute (it may belong to a live Pi session) unless --force; lines Pi
+appends while a file is rewritten are redacted and kept.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
 value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
@@ -54,7 +58,9 @@ and [allowlist] entries.
 ` + helpExitCodes,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
-			&cli.BoolFlag{Name: "in-place", Usage: "replace each input atomically, keeping FILE.bak"},
+			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)"},
+			&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)"},
+			&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; write anyway"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any"},
 			&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --report json"},
@@ -83,7 +89,8 @@ func redactFlags(c *cli.Context) redactOptions {
 	}
 	return redactOptions{
 		out: c.String("output"), inPlace: c.Bool("in-place"), check: c.Bool("check"),
-		report: report, rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
+		replace: redact.ReplaceOptions{Force: c.Bool("force"), Backup: c.Bool("backup")},
+		report:  report, rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
 		red: redact.Options{
 			Salt: c.String("salt"), Secrets: c.StringSlice("secret"), PII: c.Bool("pii"), Paths: c.Bool("paths"),
 			DropSignatures: c.Bool("drop-signatures"), DropImages: c.Bool("drop-images"),
@@ -142,8 +149,10 @@ func (o redactOptions) validate(args []string) error {
 		return usagef("--check, --in-place and -o exclude each other")
 	case o.report != "text" && o.report != "json":
 		return usagef("--report must be text or json, not %q", o.report)
-	case o.report == "json" && !o.check && (o.out == "" || o.out == "-"):
+	case o.report == "json" && !o.check && !o.inPlace && (o.out == "" || o.out == "-"):
 		return usagef("--report json needs --check, --in-place or -o FILE: standard output carries the session")
+	case (o.replace.Force || o.replace.Backup) && !o.inPlace:
+		return usagef("--force and --backup go with --in-place")
 	case o.inPlace && contains(args, "-"):
 		return usagef("--in-place cannot replace standard input")
 	case (modes == 0 || o.out == "-") && (len(args) > 1 || isDir(args[0])):
@@ -180,7 +189,11 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 	case o.check:
 		return r.RedactFile(ctx, f.Path, e.stdin, nil, onFinding)
 	case o.inPlace:
-		return r.ReplaceFile(ctx, f.Path, onFinding)
+		st, backup, err := r.ReplaceFile(ctx, f.Path, o.replace, onFinding)
+		if backup != "" {
+			fmt.Fprintf(e.stderr, "pitool: %s: the original, with its secrets, is kept as %s\n", f.Path, backup)
+		}
+		return st, err
 	}
 	if f.Path != "-" {
 		if err := jsonl.CheckSessionFile(f.Path); err != nil {

@@ -138,7 +138,7 @@ func TestInterruptLeavesNoPartialLine(t *testing.T) {
 	t.Setenv("MARKS", marks)
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancelAfterMarks(marks, 5, cancel)
-	args := append([]string{"compact", "-j", "2", "--force", "--summarizer", "command", "--command", slowCommand}, fleetFlags...)
+	args := append([]string{"compact", "-j", "2", "--even-if-not-due", "--summarizer", "command", "--command", slowCommand}, fleetFlags...)
 	code, _, _ := runPitool(ctx, append(args, dir)...)
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d", code, exitInterrupted)

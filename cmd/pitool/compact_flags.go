@@ -21,7 +21,7 @@ func compactFlags() []cli.Flag {
 		&cli.IntFlag{Name: "context-window", Value: compactor.DefaultContextWindow, Usage: "the model's context window in `TOKENS`"},
 		&cli.IntFlag{Name: "reserve-tokens", Value: compactor.DefaultSettings.ReserveTokens, Usage: "compact when fewer than `N` tokens of the window are left free"},
 		&cli.IntFlag{Name: "keep-recent-tokens", Value: compactor.DefaultSettings.KeepRecentTokens, Usage: "keep about `N` recent tokens verbatim after the summary"},
-		&cli.BoolFlag{Name: "force", Usage: "compact even when not due"},
+		&cli.BoolFlag{Name: "even-if-not-due", Usage: "compact even when not due"},
 		&cli.StringFlag{Name: "summarizer", Value: "extractive", Usage: "`NAME`: extractive (offline), openai, anthropic or command"},
 		&cli.StringFlag{Name: "instructions", Usage: "extra focus for the summary, as in Pi's /compact `TEXT`"},
 		&cli.StringFlag{Name: "model", Usage: "summarizer `MODEL` (default $OPENAI_MODEL or gpt-4o-mini, $ANTHROPIC_MODEL or claude-sonnet-4-5)"},
@@ -42,7 +42,7 @@ func compactorOptions(c *cli.Context) (compactor.Options, error) {
 	opts := compactor.Options{
 		Settings:      compactor.Settings{ReserveTokens: c.Int("reserve-tokens"), KeepRecentTokens: c.Int("keep-recent-tokens")},
 		ContextWindow: c.Int("context-window"),
-		Force:         c.Bool("force"),
+		Force:         c.Bool("even-if-not-due"),
 		Instructions:  c.String("instructions"),
 	}
 	if opts.ContextWindow <= 0 || opts.ReserveTokens < 0 || opts.KeepRecentTokens < 0 {

@@ -53,7 +53,7 @@ func TestCompactWithOpenAIServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	file := copyCorpus(t, "linear.jsonl")
-	code, _, errOut := runPitool(context.Background(), "compact", "--force", "--keep-recent-tokens", "1000",
+	code, _, errOut := runPitool(context.Background(), "compact", "--even-if-not-due", "--keep-recent-tokens", "1000",
 		"--summarizer", "openai", "--base-url", srv.URL, "--model", "local-model", "--instructions", "the tests", file)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -80,7 +80,7 @@ func TestSummarizerFailureNamesFile(t *testing.T) {
 	defer srv.Close()
 	file := copyCorpus(t, "linear.jsonl")
 	before, _ := os.ReadFile(file)
-	code, _, errOut := runPitool(context.Background(), "compact", "--force", "--keep-recent-tokens", "1000",
+	code, _, errOut := runPitool(context.Background(), "compact", "--even-if-not-due", "--keep-recent-tokens", "1000",
 		"--summarizer", "anthropic", "--base-url", srv.URL, "--api-key", "bad", file)
 	if code != exitFindings || !strings.Contains(errOut, "pitool: error: "+file+": summarize: anthropic: HTTP 401: ") || !strings.Contains(errOut, "invalid x-api-key") {
 		t.Fatalf("exit %d: %s", code, errOut)

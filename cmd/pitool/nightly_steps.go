@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -44,8 +46,13 @@ func idleFor(path string) (time.Duration, error) {
 	return time.Since(s.ModTime), nil
 }
 
-// archivable reports whether path is a plain session file (not yet compressed).
+// archivable reports whether path is a plain session file (not yet
+// compressed): a regular file, checked before it is opened (a FIFO blocks).
 func archivable(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
 	return strings.HasSuffix(path, ".jsonl") && endsInNewline(path) && !isCompressed(path)
 }
 
@@ -58,49 +65,31 @@ func isCompressed(path string) bool {
 	return src.Compression != jsonl.Plain
 }
 
-// archive compresses path to path+".zst" (written atomically and read back to
-// check it), then removes path, all under path's lock and only if path did
-// not change meanwhile.
+// archive compresses path to path+".zst" (with path's owner, group and
+// mode, and read back to check it), then removes path, all under path's lock
+// and only if path did not change meanwhile. The archive is removed again
+// whenever path stays.
 func archive(path string) (string, error) {
 	dst := path + ".zst"
-	if _, err := os.Lstat(dst); err == nil {
+	edit, err := safefile.Begin(path)
+	if err != nil {
+		return "", err
+	}
+	defer edit.Close()
+	sum, err := writeZstd(path, dst)
+	if errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("%s: archive %s already exists", path, dst)
 	}
-	stamp, err := safefile.StatStamp(path)
-	if err != nil {
-		return "", err
+	if err == nil {
+		err = verifyArchive(dst, sum)
 	}
-	unlock, err := safefile.Lock(path)
-	if err != nil {
-		return "", err
+	if err == nil {
+		err = edit.Remove()
 	}
-	defer unlock()
-	sum, err := writeZstd(path, dst)
-	if err != nil {
-		return "", err
-	}
-	if err := keepMode(path, dst); err != nil {
+	if _, statErr := os.Lstat(path); err != nil && statErr == nil {
 		os.Remove(dst)
-		return "", err
 	}
-	if err := verifyArchive(dst, sum); err != nil {
-		os.Remove(dst)
-		return "", err
-	}
-	if err := stamp.Check(path); err != nil {
-		os.Remove(dst)
-		return "", err
-	}
-	return dst, os.Remove(path)
-}
-
-// keepMode gives dst the permissions of src.
-func keepMode(src, dst string) error {
-	info, err := os.Stat(src)
-	if err != nil {
-		return err
-	}
-	return os.Chmod(dst, info.Mode().Perm())
+	return dst, err
 }
 
 // writeZstd compresses src into a new file dst and returns the SHA-256 of src.
@@ -111,7 +100,7 @@ func writeZstd(src, dst string) ([]byte, error) {
 	}
 	defer in.Close()
 	h := sha256.New()
-	err = safefile.Create(dst, func(w io.Writer) error {
+	err = safefile.WriteFile(dst, safefile.Options{Like: src, NoClobber: true}, func(w io.Writer) error {
 		enc, err := zstd.NewWriter(w)
 		if err != nil {
 			return err
@@ -142,4 +131,65 @@ func verifyArchive(dst string, want []byte) error {
 		return fmt.Errorf("%s: %w", dst, errArchiveMismatch)
 	}
 	return nil
+}
+
+// actRolledBack is the action of a file whose interrupted archive was undone.
+const actRolledBack = "archive-rolled-back"
+
+// recoverInterrupted cleans up after a pitool that was killed: it removes
+// stale temporary files in path's folder (reported on stderr), and finishes
+// an interrupted archive, which left both X.jsonl and X.jsonl.zst. done is
+// true when that was all to do for path this run.
+func recoverInterrupted(r fileReport, path string) (fileReport, bool) {
+	safefile.CleanFolder(filepath.Dir(path))
+	if base, ok := strings.CutSuffix(path, ".zst"); ok && strings.HasSuffix(base, ".jsonl") {
+		if _, err := os.Lstat(base); err == nil {
+			return r.did(actSkipped, "interrupted archive of "+base+": resolved with that file"), true
+		}
+		return r, false
+	}
+	dst := path + ".zst"
+	if _, err := os.Lstat(dst); err != nil || !strings.HasSuffix(path, ".jsonl") {
+		return r, false
+	}
+	completed, err := finishArchive(path, dst)
+	switch {
+	case err != nil:
+		return r.failed(fmt.Errorf("interrupted archive: %w", err)), true
+	case completed:
+		return r.did(actArchived, "completed an interrupted archive: "+dst), true
+	}
+	return r.did(actRolledBack, "removed "+dst+", left by an interrupted archive: it does not hold this file's bytes"), true
+}
+
+// finishArchive removes path when dst decompresses to exactly its bytes
+// (completed is true), and otherwise removes dst, under path's lock.
+func finishArchive(path, dst string) (completed bool, err error) {
+	edit, err := safefile.Begin(path)
+	if err != nil {
+		return false, err
+	}
+	defer edit.Close()
+	sum, err := fileSum(path)
+	if err != nil {
+		return false, err
+	}
+	if verifyArchive(dst, sum) != nil {
+		return false, os.Remove(dst)
+	}
+	return true, edit.Remove()
+}
+
+// fileSum returns the SHA-256 of a file's bytes.
+func fileSum(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return h.Sum(nil), nil
 }

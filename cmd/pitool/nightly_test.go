@@ -17,7 +17,7 @@ func TestNightlyInterrupt(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	go cancelAfterMarks(marks, 5, cancel)
-	args := append([]string{"nightly", "-j", "2", "--force", "--summarizer", "command", "--command", slowCommand, "--report", report}, fleetFlags...)
+	args := append([]string{"nightly", "-j", "2", "--even-if-not-due", "--summarizer", "command", "--command", slowCommand, "--report", report}, fleetFlags...)
 	code, _, errOut := runPitool(ctx, append(args, dir)...)
 	if code != exitInterrupted {
 		t.Fatalf("exit %d, want %d: %s", code, exitInterrupted, errOut)

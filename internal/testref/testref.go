@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"testing"
+
+	"github.com/pitool/pitool/internal/safefile"
 )
 
 // Update regenerates goldens from the reference instead of comparing.
@@ -59,7 +62,8 @@ func Golden(t testing.TB, golden string, args ...string) []byte {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(golden, out, 0o644); err != nil {
+		err = safefile.WriteFile(golden, safefile.Options{}, func(w io.Writer) error { _, err := w.Write(out); return err })
+		if err != nil {
 			t.Fatal(err)
 		}
 		return out

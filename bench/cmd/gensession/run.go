@@ -137,7 +137,7 @@ func write(ctx context.Context, o options, stdout io.Writer) (gen.Stats, error) 
 	if o.out == "-" {
 		return st, generate(stdout)
 	}
-	if err := safefile.Create(o.out, generate); err != nil {
+	if err := safefile.WriteFile(o.out, safefile.Options{}, generate); err != nil {
 		return st, fmt.Errorf("write %s: %w", o.out, err)
 	}
 	return st, nil

@@ -1,0 +1,189 @@
+package safefile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// maxCarry bounds the bytes appended meanwhile that one recheck carries over.
+const maxCarry = 256 << 20
+
+// linePoll is how often an incomplete appended line is looked at again.
+const linePoll = 20 * time.Millisecond
+
+// recheck checks that the file is still the inode of the stamp, did not
+// shrink, and that its first and last stamped bytes are unchanged.
+func (e *Edit) recheck() (Stamp, error) {
+	info, err := os.Stat(e.Path)
+	if err != nil {
+		return Stamp{}, err
+	}
+	now := stampOf(info)
+	switch {
+	case !now.sameFile(e.stamp):
+		return now, fmt.Errorf("%s: replaced by another file: %w", e.Path, ErrChanged)
+	case now.Size < e.stamp.Size:
+		return now, fmt.Errorf("%s: shrank from %d to %d bytes: %w", e.Path, e.stamp.Size, now.Size, ErrChanged)
+	}
+	same, err := e.stamp.sameEnds(e.old)
+	if err == nil && !same {
+		err = fmt.Errorf("%s: its content was rewritten: %w", e.Path, ErrChanged)
+	}
+	return now, err
+}
+
+// carryUntilStable rechecks the file until it stops growing, carrying each
+// grown part to the end of f, and returns the size the new content covers.
+// f is synced once, by the caller, after this: what is appended during that
+// sync is carried after the rename (carryLate).
+func (e *Edit) carryUntilStable(f *os.File, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
+	cur := basis
+	for range maxRechecks {
+		now, err := e.recheck()
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case cur < 0 && (now.Size != e.stamp.Size || !now.ModTime.Equal(e.stamp.ModTime)):
+			return 0, fmt.Errorf("%s: changed while its compressed copy was written: %w", e.Path, ErrChanged)
+		case cur < 0:
+			return cur, nil
+		case now.Size < cur:
+			return 0, fmt.Errorf("%s: shrank to %d bytes: %w", e.Path, now.Size, ErrChanged)
+		case now.Size == cur && cur == e.stamp.Size && !now.ModTime.Equal(e.stamp.ModTime):
+			return 0, fmt.Errorf("%s: rewritten with the same size: %w", e.Path, ErrChanged)
+		case now.Size == cur:
+			return cur, nil
+		}
+		n, err := e.carryFrom(f, cur, now.Size, carry)
+		if err != nil {
+			return 0, err
+		}
+		cur += n
+	}
+	return 0, fmt.Errorf("%s: keeps growing; try again when it is idle: %w", e.Path, ErrChanged)
+}
+
+// carryFrom reads the whole lines appended to the old file after from (size
+// was seen) and writes them to w, returning how many old bytes they were.
+func (e *Edit) carryFrom(w io.Writer, from, size int64, carry func(io.Writer, []byte) error) (int64, error) {
+	appended, err := e.appended(from, size)
+	if err != nil {
+		return 0, err
+	}
+	if carry == nil {
+		_, err = w.Write(appended)
+	} else {
+		err = carry(w, appended)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("carry lines appended to %s: %w", e.Path, err)
+	}
+	return int64(len(appended)), nil
+}
+
+// appended returns the bytes of the old file from from on (at least up to
+// size), once they are whole lines, waiting up to LineWait for the last one.
+func (e *Edit) appended(from, size int64) ([]byte, error) {
+	if from > 0 {
+		var b [1]byte
+		if _, err := e.old.ReadAt(b[:], from-1); err != nil || b[0] != '\n' {
+			return nil, fmt.Errorf("%s: appended to a line that was not complete: %w", e.Path, ErrChanged)
+		}
+	}
+	deadline := time.Now().Add(LineWait)
+	for {
+		if size-from > maxCarry {
+			return nil, fmt.Errorf("%s: more than %d bytes appended meanwhile: %w", e.Path, maxCarry, ErrChanged)
+		}
+		buf := make([]byte, size-from)
+		if _, err := e.old.ReadAt(buf, from); err != nil {
+			return nil, fmt.Errorf("read lines appended to %s: %w", e.Path, err)
+		}
+		if bytes.HasSuffix(buf, []byte{'\n'}) {
+			return buf, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%s: a line appended meanwhile stayed incomplete for %s: %w", e.Path, LineWait, ErrChanged)
+		}
+		time.Sleep(linePoll)
+		info, err := e.old.Stat()
+		if err != nil {
+			return nil, err
+		}
+		size = info.Size()
+	}
+}
+
+// carryLate appends to the new file what was appended to the old one
+// between the last recheck (which saw end bytes) and the rename.
+func (e *Edit) carryLate(end int64, opts CommitOptions) (int64, error) {
+	info, err := e.old.Stat()
+	if err != nil {
+		return 0, err
+	}
+	seen := max(end, e.stamp.Size)
+	if info.Size() <= seen {
+		return 0, nil
+	}
+	if end < 0 {
+		return 0, fmt.Errorf("%s: appended to while it was replaced by a compressed copy; the old file is kept as its backup: %w", e.Path, ErrChanged)
+	}
+	var buf bytes.Buffer
+	n, err := e.carryFrom(&buf, seen, info.Size(), opts.Carry)
+	if err != nil {
+		return 0, err
+	}
+	return n, appendSynced(e.Path, buf.Bytes())
+}
+
+// appendSynced appends b to path with one write and syncs it.
+func appendSynced(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// Remove removes the file (an archive replaced it), after checking that it
+// did not change since Begin. Bytes appended during the removal put the old
+// file back (never over a new one) and return ErrChanged.
+func (e *Edit) Remove() error {
+	now, err := e.recheck()
+	if err == nil && (now.Size != e.stamp.Size || !now.ModTime.Equal(e.stamp.ModTime)) {
+		err = fmt.Errorf("%s: %w", e.Path, ErrChanged)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(e.Path); err != nil {
+		return err
+	}
+	if err := syncDir(filepath.Dir(e.Path)); err != nil {
+		return err
+	}
+	info, err := e.old.Stat()
+	if err != nil || info.Size() == e.stamp.Size {
+		return err
+	}
+	err = writeAtomic(e.Path, e.own, true, func(w io.Writer) error {
+		_, err := io.Copy(w, io.NewSectionReader(e.old, 0, info.Size()))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%s: appended to while it was removed, and could not be put back: %w", e.Path, err)
+	}
+	return fmt.Errorf("%s: appended to while it was removed; put back: %w", e.Path, ErrChanged)
+}

@@ -1,0 +1,55 @@
+// Package safefile is the one way pitool writes a file. Nothing else in pitool
+// creates, renames or replaces a file it writes (jsonl's read-side spool of a
+// compressed input aside).
+//
+// Outputs (WriteFile: -o, --report, quarantines, archives):
+//   - A path that names a symbolic link is resolved and its target written;
+//     the link stays a link.
+//   - A target that exists and is not a regular file (a character or block
+//     device, a FIFO, a terminal, /dev/stdout and /dev/fd/N) is opened for
+//     writing and written directly. It is never replaced, renamed or removed.
+//   - A regular file, or a new path, is written to a temporary file in the
+//     same folder, synced, renamed over the target, and the folder synced.
+//     The temporary file is removed on any error.
+//   - A replaced file keeps its owner, group and mode (the temporary file is
+//     chowned and chmodded before the rename). A new file is 0600; run as
+//     root in a folder owned by someone else, it is given the folder's owner
+//     and group, so a user's session folder never fills with root's files.
+//
+// In place (Begin, Edit.Commit: repair --in-place, redact --in-place, the
+// repair step of nightly):
+//  1. Begin resolves a symlink, takes the file's advisory lock (flock, which
+//     excludes other pitool processes, not Pi) and stamps the file: size,
+//     modification time, device and inode, and a SHA-256 of its first and
+//     last 64 KiB. It keeps the file open.
+//  2. The caller reads the file and Commit has it write the new content to a
+//     temporary file, which reports how many bytes of the old file that
+//     content accounts for (its basis).
+//  3. Right before the rename Commit rechecks the file. If it only grew, and
+//     the grown part starts at a line boundary and is whole lines, the grown
+//     bytes are carried to the end of the new content (verbatim, or through
+//     the caller's Carry function) and the file rechecked again, up to
+//     maxRechecks times; then the temporary file is synced. An incomplete last line is waited for up to
+//     LineWait. Anything else (shrunk, other inode, same size but a new
+//     modification time, a changed first or last 64 KiB, growth of a file
+//     whose new content is compressed) aborts with ErrChanged and leaves the
+//     file as it was.
+//  4. The backup, when asked for, is a hard link to the old file (FILE.bak,
+//     never overwriting an existing one), then the temporary file is renamed
+//     over the file and the folder synced.
+//  5. Through the descriptor kept since Begin, Commit looks at the old file
+//     once more: bytes Pi appended to it between the last recheck and the
+//     rename are appended to the new file, so no line is ever lost.
+//
+// Appends (AppendLine: compact) are one write and one fsync under the lock,
+// after checking the stamp; they never replace anything.
+//
+// Temporary files are named .NAME.pitool-tmp-RANDOM and their writer holds an
+// flock on them from their creation until they are renamed. The first write into a folder removes the
+// pitool temporary files there whose lock can be taken (their writer is
+// dead) and reports each one to ReportStale.
+//
+// Test hook: when PITOOL_TEST_PAUSE_BEFORE_COMMIT names a folder, Commit
+// creates FOLDER/paused and waits until FOLDER/resume exists before its
+// rechecks, so that a test can append to the file at that exact moment.
+package safefile

@@ -1,0 +1,192 @@
+package safefile
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// maxRechecks bounds how many times Commit carries appended lines over
+// before it gives up on a file that keeps growing.
+const maxRechecks = 20
+
+// LineWait is how long Commit waits for a line being appended to be completed.
+var LineWait = 2 * time.Second
+
+// afterInstall runs right after the rename; tests use it to append to the
+// old file at that moment.
+var afterInstall = func() {}
+
+// Edit is an in-place rewrite of one file, from Begin to Close.
+type Edit struct {
+	Path   string // the file rewritten: the named path with symlinks resolved
+	old    *os.File
+	stamp  Stamp
+	own    owner
+	unlock func() error
+}
+
+// CommitOptions controls Edit.Commit.
+type CommitOptions struct {
+	Backup     bool        // keep the old file as FILE.bak (a hard link; never overwrites one)
+	BackupMode os.FileMode // when not 0, the backup's mode (0600 for plaintext secrets)
+	// Carry writes bytes Pi appended meanwhile (whole lines) after the new
+	// content; nil copies them verbatim.
+	Carry func(w io.Writer, appended []byte) error
+}
+
+// Result is what Commit did.
+type Result struct {
+	Backup  string // where the old file is kept, "" for none
+	Carried int64  // bytes appended meanwhile and carried into the new file
+}
+
+// Content writes the new content of the file and returns its basis: how many
+// bytes of the old file it accounts for, or -1 when bytes appended later
+// cannot follow it (compressed output), so that any growth aborts.
+type Content func(w io.Writer) (basis int64, err error)
+
+// Begin starts an in-place rewrite of path: it resolves a symlink, takes the
+// file's lock and stamps it. The caller reads the file, then calls Commit
+// (or nothing), and always Close.
+func Begin(path string) (*Edit, error) {
+	target, err := resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	for range 3 {
+		e, err := begin(target)
+		if err != nil || e != nil {
+			return e, err
+		}
+	}
+	return nil, fmt.Errorf("%s: %w", path, ErrChanged)
+}
+
+// begin opens and locks target; nil, nil means it was replaced meanwhile.
+func begin(target string) (*Edit, error) {
+	if err := checkRegular(target); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(target)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", target, ErrNotRegular)
+	}
+	var unlock func() error
+	if err == nil {
+		unlock, err = Lock(target)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	e := &Edit{Path: target, old: f, unlock: unlock}
+	if info, err = f.Stat(); err == nil {
+		e.stamp, e.own = stampOf(info), ownerOf(info)
+		e.stamp.ends, err = hashEnds(f, e.stamp.Size)
+	}
+	if err == nil && e.stamp.Check(target) == nil {
+		return e, nil
+	}
+	e.Close()
+	return nil, err
+}
+
+// Stamp returns the file's stamp at Begin.
+func (e *Edit) Stamp() Stamp { return e.stamp }
+
+// Close releases the lock and the old file.
+func (e *Edit) Close() error {
+	e.old.Close()
+	return e.unlock()
+}
+
+// Commit writes the new content to a temporary file, carries over the whole
+// lines appended since Begin, and renames it over the file (see the package
+// doc). On any error the file is left as it was.
+func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err error) {
+	t, err := newTemp(e.Path)
+	if err != nil {
+		return res, err
+	}
+	defer func() {
+		if err != nil {
+			t.discard()
+		}
+	}()
+	basis, err := e.writeContent(t, content)
+	if err != nil {
+		return res, err
+	}
+	pauseForTest()
+	end, err := e.carryUntilStable(t.f, basis, opts.Carry)
+	if err != nil {
+		return res, err
+	}
+	res.Carried = end - max(basis, 0)
+	if err = t.sync(); err != nil {
+		return res, err
+	}
+	if opts.Backup {
+		if res.Backup, err = linkBackup(e.Path, e.stamp); err != nil {
+			return res, err
+		}
+	}
+	if err = e.install(t, res.Backup); err != nil {
+		return res, err
+	}
+	afterInstall()
+	if err = t.close(); err != nil {
+		return res, err
+	}
+	n, err := e.carryLate(end, opts)
+	res.Carried += n
+	if err == nil && opts.BackupMode != 0 && res.Backup != "" {
+		err = os.Chmod(res.Backup, opts.BackupMode)
+	}
+	return res, err
+}
+
+func (e *Edit) writeContent(t *temp, content Content) (int64, error) {
+	var basis int64
+	err := writeBuffered(t.f, func(w io.Writer) error {
+		var err error
+		basis, err = content(w)
+		return err
+	})
+	if err == nil {
+		err = e.own.apply(t.f)
+	}
+	if err == nil && basis >= 0 && basis < e.stamp.Size {
+		err = fmt.Errorf("%s: new content covers %d of %d bytes: %w", e.Path, basis, e.stamp.Size, ErrChanged)
+	}
+	return basis, err
+}
+
+// install renames the finished temporary file over the file; when that
+// fails, the backup just linked is removed again.
+func (e *Edit) install(t *temp, backup string) error {
+	if err := os.Rename(t.f.Name(), e.Path); err != nil {
+		if backup != "" {
+			os.Remove(backup)
+		}
+		return fmt.Errorf("rename into %s: %w", e.Path, err)
+	}
+	return syncDir(filepath.Dir(e.Path))
+}
+
+// checkRegular refuses, without opening it (a FIFO would block), a path
+// that is not a regular file.
+func checkRegular(path string) error {
+	info, err := os.Stat(path)
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	return err
+}
