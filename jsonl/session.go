@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"unicode/utf8"
 )
 
@@ -43,8 +44,14 @@ func IsNotSession(err error) (*NotSessionError, bool) {
 }
 
 // CheckSessionFile opens name and applies the session check to it. It
-// reads at most SniffBytes (decompressed) and changes nothing.
+// reads at most SniffBytes (decompressed) and changes nothing. A name that is
+// not a regular file (a FIFO, a device, standard input) is not opened, since
+// reading it could block or consume what another reader needs: it passes, and
+// Source.CheckSession judges its bytes when a command reads them.
 func CheckSessionFile(name string) error {
+	if info, err := os.Stat(name); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		return nil
+	}
 	src, err := Open(name, nil)
 	if err != nil {
 		return err
