@@ -3,6 +3,7 @@ package sessionfiles
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +57,71 @@ func TestAgentDirHonoursEnvironment(t *testing.T) {
 	t.Setenv("PI_CODING_AGENT_DIR", "/tmp/agent")
 	if d, _ := DefaultSessionsDir(); d != "/tmp/agent/sessions" {
 		t.Errorf("DefaultSessionsDir = %q", d)
+	}
+}
+
+func touch(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks not available: %v", err)
+	}
+}
+
+// rels lists the files relative to dir, with O for those marked Outside.
+func rels(dir string, files []File) []string {
+	var got []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f.Path)
+		if f.Outside {
+			rel += " O"
+		}
+		got = append(got, rel)
+	}
+	return got
+}
+
+func TestExpandFollowsSymlinksOnceAndMarksOutside(t *testing.T) {
+	base := t.TempDir()
+	disk, root := filepath.Join(base, "disk"), filepath.Join(base, "root")
+	touch(t, filepath.Join(disk, "--far--", "f.jsonl"))
+	touch(t, filepath.Join(disk, "lone.jsonl"))
+	touch(t, filepath.Join(root, "--p--", "a.jsonl"))
+	symlink(t, filepath.Join(disk, "--far--"), filepath.Join(root, "--far--"))    // a project folder on another disk
+	symlink(t, filepath.Join(disk, "lone.jsonl"), filepath.Join(root, "l.jsonl")) // a file elsewhere
+	symlink(t, "a.jsonl", filepath.Join(root, "--p--", "b.jsonl"))                // a second name for a.jsonl
+	symlink(t, "..", filepath.Join(root, "--p--", "loop"))                        // a loop back to root
+	symlink(t, "nowhere.jsonl", filepath.Join(root, "dead.jsonl"))                // dangling
+	files, err := Expand([]string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(rels(root, files), ", ")
+	want := "--far--/f.jsonl O, --p--/a.jsonl, dead.jsonl, l.jsonl O"
+	if got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
+
+func TestExpandOfSymlinkedRootIsInside(t *testing.T) {
+	base := t.TempDir()
+	touch(t, filepath.Join(base, "disk", "sessions", "--p--", "a.jsonl"))
+	link := filepath.Join(base, "sessions")
+	symlink(t, filepath.Join(base, "disk", "sessions"), link)
+	files, err := Expand([]string{link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rels(link, files), ", "); got != "--p--/a.jsonl" {
+		t.Errorf("got %s", got)
 	}
 }
