@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -91,11 +90,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app := newApp(e)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)
-	if err != nil && code != exitFindings {
-		fmt.Fprintf(stderr, "pitool: error: %s\n", strings.TrimSuffix(err.Error(), "."))
+	switch {
+	case code == exitInterrupted:
+		e.errorf("interrupted")
+	case err != nil && code != exitFindings:
+		e.printError(err)
 	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) {
-		fmt.Fprintln(stderr, "pitool: hint: run 'pitool --help' or 'pitool COMMAND --help'")
+		e.hintf("run 'pitool --help' or 'pitool COMMAND --help'")
 	}
 	return code
 }

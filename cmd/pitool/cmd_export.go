@@ -28,6 +28,9 @@ func exportCommand(e *env) *cli.Command {
 			exportHTMLCommand(e),
 			exportMarkdownCommand(e),
 		},
+		Action: func(c *cli.Context) error {
+			return usagef("export needs a format: 'pitool export html FILE' or 'pitool export markdown FILE'")
+		},
 	}
 }
 

@@ -22,8 +22,12 @@ func lsCommand(e *env) *cli.Command {
 		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
 are included): name or first message, message count, last activity, and path,
 newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
-or ~/.pi/agent/sessions. Files that are not sessions are skipped with a note on
-stderr.
+or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does.
+Files that are not sessions are skipped with a warning on stderr.
+
+A DIR or $PI_CODING_AGENT_DIR that does not exist is an error (exit 2); a
+sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
+/resume shows nothing.
 
 --json prints the rows as a JSON array (the fields of pitool info --json).`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print a JSON array"}},
@@ -31,15 +35,14 @@ stderr.
 			if c.NArg() > 1 {
 				return usagef("ls takes at most one DIR")
 			}
-			dir := c.Args().First()
-			if dir == "" {
-				var err error
-				if dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
-					return err
-				}
-			}
-			infos, err := listSessions(c, e, dir)
+			dir, exists, err := lsFolder(c.Args().First())
 			if err != nil {
+				return err
+			}
+			infos := []*jsonl.Info{}
+			if !exists {
+				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
+			} else if infos, err = listSessions(c, e, dir); err != nil {
 				return err
 			}
 			if c.Bool("json") {
@@ -70,8 +73,12 @@ func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, error) {
 			return nil, err
 		}
 		info, err := sessionInfo(&quiet, f.Path)
-		if err != nil || !info.HasHeader {
-			fmt.Fprintf(e.stderr, "pitool: note: skipping %s: not a readable session\n", f.Path)
+		if err != nil {
+			e.warningf("%s: skipped: %s", f.Path, strings.TrimPrefix(fileError(f.Path, err), f.Path+": "))
+			continue
+		}
+		if !info.HasHeader {
+			e.warningf("%s: skipped: not a Pi session (no session header)", f.Path)
 			continue
 		}
 		infos = append(infos, info)

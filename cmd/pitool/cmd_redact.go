@@ -102,16 +102,24 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return noFilesError(args)
+	}
 	rep := newRedactReport(e, opts)
 	var bar *progress.Bar
 	if len(files) > 1 {
 		bar = progress.New(e.stderr, len(files), "redact")
 	}
 	for _, f := range files {
+		if opts.inPlace && f.Outside {
+			rep.skip(f.Path, outsideReason(rootOf(args, f.Path)))
+			bar.Add(1)
+			continue
+		}
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
 		if err != nil {
 			bar.Finish()
-			return fmt.Errorf("%s: %w", f.Path, err)
+			return withPath(f.Path, err)
 		}
 		rep.done(f.Path, st)
 		bar.Add(1)
@@ -245,6 +253,7 @@ type redactReport struct {
 
 type redactFileReport struct {
 	Path         string           `json:"path"`
+	Skipped      string           `json:"skipped,omitempty"` // why the file was left alone
 	Lines        int              `json:"lines"`
 	ChangedLines int              `json:"changedLines"`
 	Findings     []redact.Finding `json:"items"`
@@ -270,6 +279,22 @@ func (rep *redactReport) add(path string) func(redact.Finding) {
 	}
 }
 
+// skip records a file left alone, and says why on stderr.
+func (rep *redactReport) skip(path, why string) {
+	rep.Files = append(rep.Files, redactFileReport{Path: path, Skipped: why, Findings: []redact.Finding{}})
+	rep.e.warningf("%s: skipped: %s", path, why)
+}
+
+// rootOf is the folder among args that path was found under.
+func rootOf(args []string, path string) string {
+	for _, root := range args {
+		if r, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(r) {
+			return root
+		}
+	}
+	return filepath.Dir(path)
+}
+
 func entryTypeName(t string) string {
 	if t == "" {
 		return "(none)"
@@ -288,7 +313,7 @@ func (rep *redactReport) done(path string, st redact.Stats) {
 	fr := &rep.Files[len(rep.Files)-1]
 	fr.Lines, fr.ChangedLines = st.Lines, st.ChangedLines
 	if st.TextLines > 0 {
-		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", path, st.TextLines)
+		rep.e.warningf("%s: %d lines are not JSON and were redacted as plain text", path, st.TextLines)
 	}
 }
 
@@ -323,6 +348,6 @@ func (rep *redactReport) summary(w io.Writer) {
 		fmt.Fprintf(w, "pitool:   %-32s %d\n", r, rep.ByRule[r])
 	}
 	if rep.opts.check && rep.Total > 0 {
-		fmt.Fprintln(w, "pitool: hint: run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
+		rep.e.hintf("run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
 	}
 }

@@ -11,8 +11,10 @@ import (
 
 // target is one file a batch command works on.
 type target struct {
-	path string
-	idle time.Duration // --min-idle that applies to it
+	path    string
+	idle    time.Duration // --min-idle that applies to it
+	outside bool          // found through a symlink that leads out of the named folder
+	root    string        // the path named that it was found under
 }
 
 // batchTargets expands paths into the files of this shard. Files named on the
@@ -36,7 +38,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 			if set {
 				idle = minIdle
 			}
-			out = append(out, target{path: f.Path, idle: idle})
+			out = append(out, target{path: f.Path, idle: idle, outside: f.Outside, root: p})
 		}
 	}
 	return out, nil
