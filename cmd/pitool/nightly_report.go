@@ -161,7 +161,7 @@ func (rep *nightlyReport) summary() string {
 		done = [3]string{"to compact", "to repair", "to archive"}
 	}
 	fmt.Fprintf(&b, "%d %s: %d %s, %d %s, %d %s, %d not due, %d live, %d skipped",
-		len(rep.files), plural(len(rep.files), "file", "files"), rep.count(actCompacted), done[0], rep.repairedCount(), done[1],
+		rep.planned, plural(rep.planned, "file", "files"), rep.count(actCompacted), done[0], rep.repairedCount(), done[1],
 		rep.count(actArchived), done[2], rep.count(actNotDue), rep.count(actLive), rep.count(actSkipped))
 	if n := rep.count(actDamaged); n > 0 {
 		fmt.Fprintf(&b, ", %d damaged", n)
