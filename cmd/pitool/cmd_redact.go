@@ -343,7 +343,17 @@ func (rep *redactReport) summary(w io.Writer) {
 	if rep.opts.check {
 		verb = "found"
 	}
-	fmt.Fprintf(w, "pitool: %s %d values in %d files\n", verb, rep.Total, len(rep.Files))
+	skipped := 0
+	for _, f := range rep.Files {
+		if f.Skipped != "" {
+			skipped++
+		}
+	}
+	line := fmt.Sprintf("%s %d values in %d files", verb, rep.Total, len(rep.Files)-skipped)
+	if skipped > 0 {
+		line += fmt.Sprintf(" (%d skipped)", skipped)
+	}
+	rep.e.infof("%s", line)
 	for _, r := range rules {
 		fmt.Fprintf(w, "pitool:   %-32s %d\n", r, rep.ByRule[r])
 	}
