@@ -29,7 +29,10 @@ func exportCommand(e *env) *cli.Command {
 			exportMarkdownCommand(e),
 		},
 		Action: func(c *cli.Context) error {
-			return usagef("export needs a format: 'pitool export html FILE' or 'pitool export markdown FILE'")
+			if c.NArg() > 0 {
+				return usagef("export: %q is not a format: use 'pitool export html FILE' or 'pitool export md FILE'", c.Args().First())
+			}
+			return usagef("export needs a format: 'pitool export html FILE' or 'pitool export md FILE'")
 		},
 	}
 }
