@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -121,7 +122,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		return nightlyFile(ctx, run, run.targets[i])
 	}, func(_ int, r fileReport) {
 		bar.Add(1)
-		if r.action == actFailed && ctx.Err() != nil {
+		if r.action == actFailed && errors.Is(r.err, context.Canceled) {
 			r = r.did(actInterrupted, "interrupted")
 		}
 		if r.action == actFailed {

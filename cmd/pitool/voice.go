@@ -80,13 +80,14 @@ func describe(err error) string {
 	return msg
 }
 
-// fileError renders an error about path as "PATH: reason", the path once.
+// fileError renders an error about path as "PATH: reason", the path once:
+// "repair: PATH: permission denied" becomes "PATH: repair: permission denied".
 func fileError(path string, err error) string {
 	msg := describe(err)
 	if path == "" || mentions(msg, path) {
 		return msg
 	}
-	return path + ": " + msg
+	return path + ": " + strings.Replace(msg, path+": ", "", 1)
 }
 
 // withPath wraps err with path unless its message starts with path already.
