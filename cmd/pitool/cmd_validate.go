@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -124,7 +125,7 @@ func noteUnreadable(e *env, opts validateOptions, path string, err error, t *val
 	t.unreadable++
 	e.errorf("%s", fileError(path, err))
 	if opts.json {
-		return writeJSON(e.stdout, map[string]string{"file": path, "error": err.Error()})
+		return writeJSON(e.stdout, map[string]string{"file": path, "error": strings.TrimPrefix(fileError(path, err), path+": ")})
 	}
 	return nil
 }
