@@ -143,6 +143,7 @@ func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactR
 	t := totalsOf(rows)
 	if werr == nil && run.json {
 		werr = writeJSONLine(e, t.json())
+		e.infof("compact: %s", totalsLine(t)) // the table prints this line on stdout
 	} else if werr == nil {
 		werr = printCompactTable(e, rows, t, run.opts.Plan)
 	}
