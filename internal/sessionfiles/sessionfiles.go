@@ -188,12 +188,12 @@ func AgentDir() (string, error) {
 }
 
 // AgentDirSource says where AgentDir took the folder from, for messages:
-// "from PI_CODING_AGENT_DIR" or "Pi's default".
+// "from PI_CODING_AGENT_DIR" or "Pi's default, ~/.pi/agent".
 func AgentDirSource() string {
 	if os.Getenv("PI_CODING_AGENT_DIR") != "" {
 		return "from PI_CODING_AGENT_DIR"
 	}
-	return "Pi's default"
+	return "Pi's default, ~/.pi/agent"
 }
 
 // DefaultSessionsDir returns Pi's sessions folder, AgentDir()/sessions.
