@@ -44,14 +44,15 @@ func oneLine(msg string) string {
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
 	msg = strings.TrimSuffix(msg, ".")
 	first, _, _ := strings.Cut(msg, " ")
-	if r, size := utf8.DecodeRuneInString(first); unicode.IsUpper(r) && isPlainWord(first[size:]) {
+	if r, size := utf8.DecodeRuneInString(first); unicode.IsUpper(r) && isPlainWord(first[size:]) && first != "Pi" {
 		msg = string(unicode.ToLower(r)) + msg[size:]
 	}
 	return msg
 }
 
 // isPlainWord reports whether s is all lowercase letters (so "No" is a word
-// to lowercase, while "README.md" or "OPENAI_API_KEY" are names).
+// to lowercase, while "README.md" or "OPENAI_API_KEY" are names; "Pi" is
+// kept by the caller).
 func isPlainWord(s string) bool {
 	for _, r := range s {
 		if !unicode.IsLower(r) {

@@ -37,6 +37,7 @@ func TestOneLineIsOneLowercaseLine(t *testing.T) {
 		"OPENAI_API_KEY is not set": "OPENAI_API_KEY is not set",
 		"README.md: gone":           "README.md: gone",
 		"first\nsecond":             "first; second",
+		"Pi cannot open it":         "Pi cannot open it",
 	}
 	for in, want := range cases {
 		if got := oneLine(in); got != want {
