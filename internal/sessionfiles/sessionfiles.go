@@ -62,22 +62,37 @@ func Expand(paths []string) ([]File, error) {
 	return out, nil
 }
 
-// walker searches one named folder.
+// walker searches one named folder: first the folders and files reached
+// without a symlink, then, link by link, what the symlinks lead to, so that
+// a file reached both ways is listed by its direct path.
 type walker struct {
 	realRoot string           // the named folder with every symlink resolved
 	dirs     map[fileKey]bool // folders searched already
 	files    map[fileKey]int  // index in out of each file listed
+	links    []link           // symlinks met, to follow after the direct tree
 	out      []File
 }
 
+// link is a symlink met in a folder at depth.
+type link struct {
+	path  string
+	d     os.DirEntry
+	depth int
+}
+
 func walk(root string) ([]File, error) {
-	real, err := filepath.EvalSymlinks(root)
+	real, err := realPath(root)
 	if err != nil {
 		return nil, err
 	}
 	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}}
 	if err := w.dir(root, false, 0); err != nil {
 		return nil, err
+	}
+	for i := 0; i < len(w.links); i++ { // following a link may meet more
+		if err := w.follow(w.links[i]); err != nil {
+			return nil, err
+		}
 	}
 	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
 	return w.out, nil
@@ -114,24 +129,34 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 	return nil
 }
 
-// entry handles one folder entry, resolving it when it is a symlink.
+// entry handles one folder entry; a symlink is kept for later.
 func (w *walker) entry(path string, d os.DirEntry, outside bool, depth int) error {
-	mode := d.Type()
-	if mode&os.ModeSymlink != 0 {
-		info, err := os.Stat(path)
-		if err != nil {
-			return w.dangling(path, d)
-		}
-		mode = info.Mode().Type()
-		if outside, err = w.leadsOutside(path); err != nil {
-			return err
-		}
-	}
-	switch {
+	switch mode := d.Type(); {
+	case mode&os.ModeSymlink != 0:
+		w.links = append(w.links, link{path, d, depth})
 	case mode.IsDir():
 		return w.dir(path, outside, depth+1)
 	case mode.IsRegular() && IsSessionName(d.Name()):
 		return w.file(path, outside)
+	}
+	return nil
+}
+
+// follow resolves a symlink and searches or lists what it leads to.
+func (w *walker) follow(l link) error {
+	info, err := os.Stat(l.path)
+	if err != nil {
+		return w.dangling(l.path, l.d)
+	}
+	outside, err := w.leadsOutside(l.path)
+	if err != nil {
+		return err
+	}
+	switch mode := info.Mode().Type(); {
+	case mode.IsDir():
+		return w.dir(l.path, outside, l.depth+1)
+	case mode.IsRegular() && IsSessionName(l.d.Name()):
+		return w.file(l.path, outside)
 	}
 	return nil
 }
@@ -147,12 +172,21 @@ func (w *walker) dangling(path string, d os.DirEntry) error {
 
 // leadsOutside reports whether symlink path resolves to a place outside the root.
 func (w *walker) leadsOutside(path string) (bool, error) {
-	real, err := filepath.EvalSymlinks(path)
+	real, err := realPath(path)
 	if err != nil {
 		return false, err
 	}
 	rel, err := filepath.Rel(w.realRoot, real)
 	return err != nil || !filepath.IsLocal(rel), nil
+}
+
+// realPath is path made absolute, with every symlink resolved.
+func realPath(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
 }
 
 // file lists a session file once, preferring a path inside the root.

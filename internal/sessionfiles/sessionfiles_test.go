@@ -101,15 +101,26 @@ func TestExpandFollowsSymlinksOnceAndMarksOutside(t *testing.T) {
 	symlink(t, "a.jsonl", filepath.Join(root, "--p--", "b.jsonl"))                // a second name for a.jsonl
 	symlink(t, "..", filepath.Join(root, "--p--", "loop"))                        // a loop back to root
 	symlink(t, "nowhere.jsonl", filepath.Join(root, "dead.jsonl"))                // dangling
-	files, err := Expand([]string{root})
-	if err != nil {
-		t.Fatal(err)
+	symlink(t, filepath.Join(root, "--p--"), filepath.Join(root, "--alias--"))    // an absolute link inside
+	touch(t, filepath.Join(root, "--q--", "z.data"))
+	symlink(t, filepath.Join(root, "--q--", "z.data"), filepath.Join(root, "z.jsonl"))
+	for _, dir := range []string{root, relTo(t, root)} {
+		files, err := Expand([]string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(rels(dir, files), ", ")
+		want := "--far--/f.jsonl O, --p--/a.jsonl, dead.jsonl, l.jsonl O, z.jsonl"
+		if got != want {
+			t.Errorf("Expand(%s): got %s\nwant %s", dir, got, want)
+		}
 	}
-	got := strings.Join(rels(root, files), ", ")
-	want := "--far--/f.jsonl O, --p--/a.jsonl, dead.jsonl, l.jsonl O"
-	if got != want {
-		t.Errorf("got %s\nwant %s", got, want)
-	}
+}
+
+// relTo returns dir relative to the working directory, which it makes dir's parent.
+func relTo(t *testing.T, dir string) string {
+	t.Chdir(filepath.Dir(dir))
+	return filepath.Base(dir)
 }
 
 func TestExpandOfSymlinkedRootIsInside(t *testing.T) {
