@@ -35,6 +35,10 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// errReported is returned by a command that has already printed its error:
+// it exits 2 and prints nothing more, so that one error stays one line.
+var errReported = errors.New("error already reported")
+
 const helpExitCodes = `EXIT CODES:
    0    ok
    1    findings (validate found damage, redact --check found secrets)
@@ -93,7 +97,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch {
 	case code == exitInterrupted:
 		e.errorf("interrupted")
-	case err != nil && code != exitFindings:
+	case err != nil && code != exitFindings && !errors.Is(err, errReported):
 		e.printError(err)
 	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) {

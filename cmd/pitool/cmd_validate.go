@@ -73,6 +73,8 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	switch {
 	case t.files == 0:
 		return noFilesError(paths)
+	case t.unreadable > 0 && t.files == 1:
+		return errReported
 	case t.unreadable > 0:
 		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
 	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
