@@ -34,6 +34,7 @@ func (e *env) infof(format string, args ...any) {
 // printError prints err as one error line, in the user's words.
 func (e *env) printError(err error) { e.errorf("%s", describe(err)) }
 
+// say prints one line at level (error, warning or hint).
 func (e *env) say(level, format string, args ...any) {
 	fmt.Fprintf(e.stderr, "pitool: %s: %s\n", level, oneLine(fmt.Sprintf(format, args...)))
 }
@@ -41,8 +42,13 @@ func (e *env) say(level, format string, args ...any) {
 // oneLine folds msg onto one line, lowercases its first word unless it is a
 // name (a path, an identifier), and drops a final period.
 func oneLine(msg string) string {
-	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
-	msg = strings.TrimSuffix(msg, ".")
+	var lines []string
+	for _, l := range strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	msg = strings.TrimSuffix(strings.Join(lines, "; "), ".")
 	first, _, _ := strings.Cut(msg, " ")
 	if r, size := utf8.DecodeRuneInString(first); unicode.IsUpper(r) && isPlainWord(first[size:]) && first != "Pi" {
 		msg = string(unicode.ToLower(r)) + msg[size:]

@@ -33,11 +33,12 @@ func TestFileErrorNamesThePathOnce(t *testing.T) {
 
 func TestOneLineIsOneLowercaseLine(t *testing.T) {
 	cases := map[string]string{
-		"No help topic for 'd'.":    "no help topic for 'd'",
-		"OPENAI_API_KEY is not set": "OPENAI_API_KEY is not set",
-		"README.md: gone":           "README.md: gone",
-		"first\nsecond":             "first; second",
-		"Pi cannot open it":         "Pi cannot open it",
+		"No help topic for 'd'.":                 "no help topic for 'd'",
+		"OPENAI_API_KEY is not set":              "OPENAI_API_KEY is not set",
+		"README.md: gone":                        "README.md: gone",
+		"first\nsecond":                          "first; second",
+		"Pi cannot open it":                      "Pi cannot open it",
+		"a  b/two  spaces.jsonl: x\r\n  more.\n": "a  b/two  spaces.jsonl: x; more",
 	}
 	for in, want := range cases {
 		if got := oneLine(in); got != want {
