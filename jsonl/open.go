@@ -119,7 +119,7 @@ func (s *Source) ReaderAt() (io.ReaderAt, error) {
 	os.Remove(tmp.Name()) // the open handle keeps the data until Close
 	if _, err := io.Copy(tmp, s.reader); err != nil {
 		tmp.Close()
-		return nil, &PosError{File: s.Name, Err: fmt.Errorf("spool: %w", err)}
+		return nil, &PosError{File: s.Name, Err: err}
 	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		tmp.Close()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/urfave/cli/v2"
@@ -36,6 +35,10 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// errReported is returned by a command that has already printed its error:
+// it exits 2 and prints nothing more, so that one error stays one line.
+var errReported = errors.New("error already reported")
 
 const helpExitCodes = `EXIT CODES:
    0    ok
@@ -93,11 +96,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app := newApp(e)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)
-	if err != nil && code != exitFindings {
-		fmt.Fprintf(stderr, "pitool: error: %s\n", strings.TrimSuffix(err.Error(), "."))
+	switch {
+	case code == exitInterrupted:
+		e.errorf("interrupted")
+	case err != nil && code != exitFindings && !errors.Is(err, errReported):
+		e.printError(err)
 	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) {
-		fmt.Fprintln(stderr, "pitool: hint: run 'pitool --help' or 'pitool COMMAND --help'")
+		e.hintf("run 'pitool --help' or 'pitool COMMAND --help'")
 	}
 	return code
 }

@@ -81,6 +81,9 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(targets) == 0 && sh.n <= 1 {
+		return nil, noFilesError(c.Args().Slice())
+	}
 	if opts.Leaf != "" && (len(targets) != 1 || c.NArg() != 1) {
 		return nil, usagef("--leaf needs exactly one FILE")
 	}
@@ -104,17 +107,15 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 	var rows []compactRow
 	var werr error
 	runBatch(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
-		o := run.opts
-		o.MinIdle = run.targets[i].idle
-		return compactor.CompactFile(ctx, run.targets[i].path, o)
+		return compactTarget(ctx, run, run.targets[i])
 	}, func(i int, o compactor.Outcome) {
 		bar.Add(1)
 		run.refused += noteCompactSkip(e, o, run.targets[i].named)
 		if ctx.Err() != nil && o.Status == compactor.Failed {
-			return
+			o.Status, o.Reason = statusInterrupted, "interrupted"
 		}
 		if o.Status == compactor.Failed {
-			fmt.Fprintf(e.stderr, "pitool: error: %s\n", o.Reason)
+			e.errorf("%s", fileError(o.File, o.Err))
 		}
 		if run.json && werr == nil {
 			werr = writeJSONLine(e, outcomeJSON(o, run.opts.Plan))
@@ -125,10 +126,26 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 	return finishCompact(ctx, e, run, rows, werr)
 }
 
+// statusInterrupted is the status of a file in flight at Ctrl-C: left as it
+// was, or with its compaction entry appended, never half-written.
+const statusInterrupted compactor.Status = "interrupted"
+
+// compactTarget compacts one file, unless it is reached through a symlink
+// that leads out of the folder named, which is never written through.
+func compactTarget(ctx context.Context, run *compactRun, t target) compactor.Outcome {
+	if t.outside && !run.opts.Plan {
+		return compactor.Outcome{File: t.path, Status: compactor.Skipped, Reason: outsideReason(t.root)}
+	}
+	o := run.opts
+	o.MinIdle = t.idle
+	return compactor.CompactFile(ctx, t.path, o)
+}
+
 func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactRow, werr error) error {
 	t := totalsOf(rows)
 	if werr == nil && run.json {
 		werr = writeJSONLine(e, t.json())
+		e.infof("compact: %s", totalsLine(t)) // the table prints this line on stdout
 	} else if werr == nil {
 		werr = printCompactTable(e, rows, t, run.opts.Plan)
 	}

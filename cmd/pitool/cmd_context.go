@@ -69,7 +69,7 @@ func noteDamage(e *env, file string, ix *jsonl.Index) {
 		problems = append(problems, "it has no session header (Pi refuses to open it)")
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(e.stderr, "pitool: note: %s: %s; run 'pitool validate %s'\n", file, strings.Join(problems, "; "), file)
+		e.warningf("%s: %s; run 'pitool validate %s'", file, strings.Join(problems, "; "), file)
 	}
 }
 

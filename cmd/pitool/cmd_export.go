@@ -28,6 +28,12 @@ func exportCommand(e *env) *cli.Command {
 			exportHTMLCommand(e),
 			exportMarkdownCommand(e),
 		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("export: %q is not a format: use 'pitool export html FILE' or 'pitool export md FILE'", c.Args().First())
+			}
+			return usagef("export needs a format: 'pitool export html FILE' or 'pitool export md FILE'")
+		},
 	}
 }
 

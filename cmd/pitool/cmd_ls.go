@@ -22,9 +22,14 @@ func lsCommand(e *env) *cli.Command {
 		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
 are included): name or first message, message count, last activity, and path,
 newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
-or ~/.pi/agent/sessions. Files that are not Pi sessions are listed last as
-skipped, with the reason (and a note on stderr); files Pi cannot open (no
-header) or cannot read are skipped with a note on stderr.
+or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does.
+Files that are not Pi sessions are listed last as skipped, with the reason (and
+a warning on stderr); files Pi cannot open (no header) or cannot read are
+skipped with a warning on stderr.
+
+A DIR or $PI_CODING_AGENT_DIR that does not exist is an error (exit 2); a
+sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
+/resume shows nothing.
 
 --json prints the rows as a JSON array (the fields of pitool info --json);
 a skipped file is a row {"file", "skipped"}.`,
@@ -33,15 +38,15 @@ a skipped file is a row {"file", "skipped"}.`,
 			if c.NArg() > 1 {
 				return usagef("ls takes at most one DIR")
 			}
-			dir := c.Args().First()
-			if dir == "" {
-				var err error
-				if dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
-					return err
-				}
-			}
-			infos, skips, err := listSessions(c, e, dir)
+			dir, exists, err := lsFolder(c.Args().First())
 			if err != nil {
+				return err
+			}
+			infos := []*jsonl.Info{}
+			var skips []*jsonl.NotSessionError
+			if !exists {
+				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
+			} else if infos, skips, err = listSessions(c, e, dir); err != nil {
 				return err
 			}
 			if c.Bool("json") {
@@ -74,12 +79,16 @@ func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, []*jsonl.N
 		}
 		info, err := sessionInfo(&quiet, f.Path)
 		if ns, ok := jsonl.IsNotSession(err); ok {
-			noteSkipped(e.stderr, ns)
+			noteSkipped(e, ns)
 			skips = append(skips, ns)
 			continue
 		}
-		if err != nil || !info.HasHeader {
-			fmt.Fprintf(e.stderr, "pitool: note: skipping %s: not a readable session\n", f.Path)
+		if err != nil {
+			e.warningf("%s: skipped: %s", f.Path, strings.TrimPrefix(fileError(f.Path, err), f.Path+": "))
+			continue
+		}
+		if !info.HasHeader {
+			e.warningf("%s: skipped: no session header, so Pi cannot open it (pitool repair adds one)", f.Path)
 			continue
 		}
 		infos = append(infos, info)

@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/progress"
-	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -27,6 +24,7 @@ type nightlyRun struct {
 	jobs         int
 	archiveAfter time.Duration // 0: never archive
 	report       string        // "-" for stdout
+	dryRun       bool          // decide and report, write nothing
 }
 
 func nightlyCommand(e *env) *cli.Command {
@@ -43,11 +41,21 @@ $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
      original as FILE.bak (see pitool repair --help); a file repair cannot
      fix is reported and left alone;
   4. compacts what is due, with Pi's rules (see pitool compact --help).
-Writes a JSON report (to stdout, or --report FILE) and exits 1 only when some
-file failed, never because there was nothing to do.`,
+Symlinked folders and files are followed, as Pi does; a file whose link leads
+out of DIR is read but never written through (skipped, with the reason): name
+it, or its folder, as DIR to work on it.
+
+Writes a JSON report (to stdout, or --report FILE) and a one-line summary on
+stderr. --dry-run writes nothing at all: the report on stdout says per file
+what would be done ("dryRun": true).
+
+Exit status: 0 when no file failed, even with nothing to do; 1 when some file
+failed; 2 for usage errors and a DIR (or default sessions folder) that does
+not exist; 130 when interrupted (files in flight count as "interrupted").`,
 		Flags: append(compactFlags(),
 			&cli.StringFlag{Name: "archive-after", Usage: "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst"},
 			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done per file; write nothing"},
 		),
 		Action: func(c *cli.Context) error {
 			run, err := newNightlyRun(c)
@@ -67,17 +75,16 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	run := &nightlyRun{dir: c.Args().First(), opts: opts, jobs: c.Int("jobs"), report: c.String("report")}
+	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run")}
+	if run.dryRun && run.report != "-" {
+		return nil, usagef("--dry-run writes nothing, not even --report %s: it prints the report on stdout", run.report)
+	}
+	run.opts.Plan = run.dryRun
 	if run.archiveAfter, err = parseAge(c.String("archive-after")); err != nil {
 		return nil, err
 	}
-	if run.dir == "" {
-		if run.dir, err = sessionfiles.DefaultSessionsDir(); err != nil {
-			return nil, err
-		}
-		if _, err := os.Stat(run.dir); errors.Is(err, fs.ErrNotExist) {
-			return run, nil // Pi has written no session yet: nothing to do
-		}
+	if run.dir, err = sessionsFolder(c.Args().First()); err != nil {
+		return nil, err
 	}
 	sh, err := parseShard(c.String("shard"))
 	if err != nil {
@@ -109,17 +116,20 @@ func parseAge(s string) (time.Duration, error) {
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	tuneGC()
-	rep := &nightlyReport{dir: run.dir, started: time.Now()}
+	rep := &nightlyReport{dir: run.dir, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
 	runBatch(ctx, len(run.targets), run.jobs, func(i int) fileReport {
 		return nightlyFile(ctx, run, run.targets[i])
 	}, func(_ int, r fileReport) {
 		bar.Add(1)
 		if r.notSession != nil {
-			noteSkipped(e.stderr, r.notSession)
+			noteSkipped(e, r.notSession)
 		}
-		if r.err != nil && ctx.Err() == nil {
-			fmt.Fprintf(e.stderr, "pitool: error: %s: %v\n", r.file, r.err)
+		if r.action == actFailed && errors.Is(r.err, context.Canceled) {
+			r = r.did(actInterrupted, "interrupted")
+		}
+		if r.action == actFailed {
+			e.errorf("%s", fileError(r.file, r.err))
 		}
 		rep.files = append(rep.files, r)
 	})
@@ -129,6 +139,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		_, err := w.Write(append(jsonl.ToValidUTF8(rep.json(run)), '\n'))
 		return err
 	})
+	e.infof("nightly: %s", rep.summary())
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -140,13 +151,20 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	return nil
 }
 
-// nightlyFile runs the steps on one file and reports what it did.
+// nightlyFile runs the steps on one file and reports what it did (with
+// --dry-run: what it would do).
 func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	r := fileReport{file: t.path}
+	if t.outside {
+		return r.did(actSkipped, outsideReason(run.dir))
+	}
+	if r, done := awaitsPlain(r, t.path); done {
+		return r
+	}
 	if g, ok := nightlyGate(r); !ok {
 		return g // not a Pi session: no step may change it
 	}
-	if r, done := recoverInterrupted(r, t.path); done {
+	if r, done := recoverInterrupted(r, t.path, run.dryRun); done {
 		return r
 	}
 	idle, err := idleFor(t.path)
@@ -156,22 +174,32 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	case idle < t.idle:
 		return r.did(actLive, fmt.Sprintf("modified %s ago", idle.Round(time.Second)))
 	case run.archiveAfter > 0 && idle >= run.archiveAfter && archivable(t.path):
+		if run.dryRun {
+			return r.did(actArchived, t.path+".zst")
+		}
 		dst, err := archive(t.path)
 		if err != nil {
 			return r.failed(err)
 		}
 		return r.did(actArchived, dst)
 	}
-	r, ok := validateAndRepair(ctx, r, t.path)
+	r, ok := validateAndRepair(ctx, r, t.path, run.dryRun)
 	if !ok {
 		return r
 	}
 	return r.compacted(compactor.CompactFile(ctx, t.path, run.opts))
 }
 
+// outsideReason is why a file reached through a symlink out of dir is not
+// written to.
+func outsideReason(dir string) string {
+	return fmt.Sprintf("symlink leads outside %s; name it to write through it", dir)
+}
+
 // validateAndRepair validates path and repairs it in place (keeping a backup)
-// when it has errors. ok is false when the file must not be compacted.
-func validateAndRepair(ctx context.Context, r fileReport, path string) (fileReport, bool) {
+// when it has errors; with dryRun it only says it would. ok is false when the
+// file must not be compacted.
+func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bool) (fileReport, bool) {
 	rep, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
 	if err != nil {
 		return r.failed(err), false
@@ -180,6 +208,10 @@ func validateAndRepair(ctx context.Context, r fileReport, path string) (fileRepo
 		return r, true
 	}
 	r.damage = rep.Codes()
+	if dryRun {
+		r.repaired = true
+		return r.did(actSkipped, "would be repaired first; compaction is decided after the repair"), false
+	}
 	// the caller checked --min-idle, so repair's own idle check is not needed
 	res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
 	if err != nil {

@@ -110,25 +110,33 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return noFilesError(args)
+	}
 	rep := newRedactReport(e, opts)
 	var bar *progress.Bar
 	if len(files) > 1 {
 		bar = progress.New(e.stderr, len(files), "redact")
 	}
 	for _, f := range files {
+		if opts.inPlace && f.Outside {
+			rep.skip(f.Path, outsideReason(rootOf(args, f.Path)))
+			bar.Add(1)
+			continue
+		}
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
 		if ns, ok := jsonl.IsNotSession(err); ok {
 			if f.Named {
 				bar.Finish()
 				return ns
 			}
-			rep.skip(ns)
+			rep.skipNotSession(ns)
 			bar.Add(1)
 			continue
 		}
 		if err != nil {
 			bar.Finish()
-			return fmt.Errorf("%s: %w", f.Path, err)
+			return withPath(f.Path, err)
 		}
 		rep.done(f.Path, st)
 		bar.Add(1)
@@ -266,7 +274,6 @@ type redactReport struct {
 	e       *env
 	opts    redactOptions
 	Files   []redactFileReport `json:"files"`
-	Skipped []skippedFile      `json:"skipped,omitempty"` // not Pi sessions: left alone
 	Total   int                `json:"findings"`
 	ByRule  map[string]int     `json:"byRule"`
 	ByEntry map[string]int     `json:"byEntryType"`
@@ -274,6 +281,7 @@ type redactReport struct {
 
 type redactFileReport struct {
 	Path         string           `json:"path"`
+	Skipped      string           `json:"skipped,omitempty"` // why the file was left alone
 	Lines        int              `json:"lines"`
 	ChangedLines int              `json:"changedLines"`
 	Findings     []redact.Finding `json:"items"`
@@ -299,6 +307,22 @@ func (rep *redactReport) add(path string) func(redact.Finding) {
 	}
 }
 
+// skip records a file left alone, and says why on stderr.
+func (rep *redactReport) skip(path, why string) {
+	rep.Files = append(rep.Files, redactFileReport{Path: path, Skipped: why, Findings: []redact.Finding{}})
+	rep.e.warningf("%s: skipped: %s", path, why)
+}
+
+// rootOf is the folder among args that path was found under.
+func rootOf(args []string, path string) string {
+	for _, root := range args {
+		if r, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(r) {
+			return root
+		}
+	}
+	return filepath.Dir(path)
+}
+
 func entryTypeName(t string) string {
 	if t == "" {
 		return "(none)"
@@ -317,7 +341,7 @@ func (rep *redactReport) done(path string, st redact.Stats) {
 	fr := &rep.Files[len(rep.Files)-1]
 	fr.Lines, fr.ChangedLines = st.Lines, st.ChangedLines
 	if st.TextLines > 0 {
-		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", path, st.TextLines)
+		rep.e.warningf("%s: %d lines are not JSON and were redacted as plain text", path, st.TextLines)
 	}
 }
 
@@ -347,14 +371,21 @@ func (rep *redactReport) summary(w io.Writer) {
 	if rep.opts.check {
 		verb = "found"
 	}
-	fmt.Fprintf(w, "pitool: %s %d values in %d files\n", verb, rep.Total, len(rep.Files))
-	if n := len(rep.Skipped); n > 0 {
-		fmt.Fprintf(w, "pitool: skipped %d %s that %s not Pi sessions\n", n, plural(n, "file", "files"), plural(n, "is", "are"))
+	skipped := 0
+	for _, f := range rep.Files {
+		if f.Skipped != "" {
+			skipped++
+		}
 	}
+	line := fmt.Sprintf("%s %d values in %d files", verb, rep.Total, len(rep.Files)-skipped)
+	if skipped > 0 {
+		line += fmt.Sprintf(" (%d skipped)", skipped)
+	}
+	rep.e.infof("%s", line)
 	for _, r := range rules {
 		fmt.Fprintf(w, "pitool:   %-32s %d\n", r, rep.ByRule[r])
 	}
 	if rep.opts.check && rep.Total > 0 {
-		fmt.Fprintln(w, "pitool: hint: run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
+		rep.e.hintf("run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
 	}
 }

@@ -83,6 +83,9 @@ func repairFlags(c *cli.Context, e *env) (repairOptions, error) {
 func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error {
 	remaining := 0
 	for _, f := range files {
+		if isDir(f) {
+			return fmt.Errorf("%s: is a directory", f)
+		}
 		res, err := repair.RepairFile(c.Context, f, e.stdin, opts.Options)
 		if err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -78,7 +79,9 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	printValidateSummary(e, opts, t)
 	switch {
 	case t.files == 0 && t.skipped == 0:
-		return fmt.Errorf("%w in %v", errNoFiles, paths)
+		return noFilesError(paths)
+	case t.unreadable > 0 && t.files == 1:
+		return errReported
 	case t.unreadable > 0:
 		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
 	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
@@ -130,9 +133,9 @@ func validateTarget(c *cli.Context, e *env, opts validateOptions, tg valTarget, 
 
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
 	t.unreadable++
-	fmt.Fprintf(e.stderr, "pitool: error: %v\n", err)
+	e.errorf("%s", fileError(path, err))
 	if opts.json {
-		return writeJSON(e.stdout, map[string]string{"file": path, "error": err.Error()})
+		return writeJSON(e.stdout, map[string]string{"file": path, "error": strings.TrimPrefix(fileError(path, err), path+": ")})
 	}
 	return nil
 }
@@ -210,4 +213,4 @@ func plural(n int, one, many string) string {
 }
 
 // errNoFiles is returned when folders held no session files.
-var errNoFiles = errors.New("no session files found")
+var errNoFiles = errors.New("no session files (*.jsonl, *.jsonl.gz, *.jsonl.zst) found")

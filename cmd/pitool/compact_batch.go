@@ -11,9 +11,11 @@ import (
 
 // target is one file a batch command works on.
 type target struct {
-	path  string
-	idle  time.Duration // --min-idle that applies to it
-	named bool          // named on the command line, not found in a folder
+	path    string
+	idle    time.Duration // --min-idle that applies to it
+	outside bool          // found through a symlink that leads out of the named folder
+	root    string        // the path named that it was found under
+	named   bool          // named on the command line, not found in a folder
 }
 
 // batchTargets expands paths into the files of this shard. Files named on the
@@ -37,7 +39,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 			if set {
 				idle = minIdle
 			}
-			out = append(out, target{path: f.Path, idle: idle, named: f.Named})
+			out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: p})
 		}
 	}
 	return out, nil

@@ -33,6 +33,7 @@ func rowOf(o compactor.Outcome) compactRow {
 // compactTotals sum a batch's outcomes.
 type compactTotals struct {
 	files, compacted, planned, notDue, nothing, skipped, failed int
+	interrupted                                                 int
 	before, after                                               int
 	elapsed                                                     time.Duration
 }
@@ -56,6 +57,8 @@ func totalsOf(rows []compactRow) compactTotals {
 			t.skipped++
 		case compactor.Failed:
 			t.failed++
+		case statusInterrupted:
+			t.interrupted++
 		}
 	}
 	return t
@@ -64,7 +67,7 @@ func totalsOf(rows []compactRow) compactTotals {
 func (t compactTotals) json() []byte {
 	n := func(v int) jsonl.RawMessage { return intRaw(v) }
 	totals := jsonl.ObjectOf("files", n(t.files), "compacted", n(t.compacted), "planned", n(t.planned),
-		"notDue", n(t.notDue), "nothingToCompact", n(t.nothing), "skipped", n(t.skipped), "failed", n(t.failed),
+		"notDue", n(t.notDue), "nothingToCompact", n(t.nothing), "skipped", n(t.skipped), "failed", n(t.failed), "interrupted", n(t.interrupted),
 		"tokensBefore", n(t.before), "tokensAfter", n(t.after), "summarizerMs", n(int(t.elapsed/time.Millisecond)))
 	return jsonl.ObjectOf("totals", totals.AppendJSON(nil)).AppendJSON(nil)
 }
@@ -107,8 +110,12 @@ func tableRow(o compactRow, plan bool) string {
 }
 
 func totalsLine(t compactTotals) string {
-	return fmt.Sprintf("%d files: %d compacted, %d due (plan), %d not due, %d nothing to compact, %d skipped, %d failed",
+	line := fmt.Sprintf("%d files: %d compacted, %d due (plan), %d not due, %d nothing to compact, %d skipped, %d failed",
 		t.files, t.compacted, t.planned, t.notDue, t.nothing, t.skipped, t.failed)
+	if t.interrupted > 0 {
+		line += fmt.Sprintf(", %d interrupted", t.interrupted)
+	}
+	return line
 }
 
 func yesNo(b bool) string {

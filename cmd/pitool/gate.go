@@ -33,8 +33,8 @@ func skippedJSON(ns *jsonl.NotSessionError) skippedFile {
 }
 
 // noteSkipped tells the user on stderr that a file was left alone.
-func noteSkipped(w io.Writer, ns *jsonl.NotSessionError) {
-	fmt.Fprintf(w, "pitool: note: skipped %s: %s\n", ns.File, ns.Describe())
+func noteSkipped(e *env, ns *jsonl.NotSessionError) {
+	e.warningf("%s: skipped: %s", ns.File, ns.Describe())
 }
 
 // noteCompactSkip reports a compaction skipped because the file is not a Pi
@@ -46,10 +46,10 @@ func noteCompactSkip(e *env, o compactor.Outcome, named bool) int {
 	case !ok || o.Status != compactor.Skipped:
 		return 0
 	case named:
-		fmt.Fprintf(e.stderr, "pitool: error: %v\n", ns)
+		e.errorf("%v", ns)
 		return 1
 	}
-	noteSkipped(e.stderr, ns)
+	noteSkipped(e, ns)
 	return 0
 }
 
@@ -67,10 +67,9 @@ func nightlyGate(r fileReport) (fileReport, bool) {
 	return r, true
 }
 
-// skip takes back the report of the file just added, which is not a Pi
+// skipNotSession takes back the report of the file just added, which is not a Pi
 // session and was left alone, and lists it as skipped.
-func (rep *redactReport) skip(ns *jsonl.NotSessionError) {
+func (rep *redactReport) skipNotSession(ns *jsonl.NotSessionError) {
 	rep.Files = rep.Files[:len(rep.Files)-1]
-	rep.Skipped = append(rep.Skipped, skippedJSON(ns))
-	noteSkipped(rep.e.stderr, ns)
+	rep.skip(ns.File, ns.Describe())
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"syscall"
 )
 
 // memoryLimit is pitool's default soft memory limit (GOMEMLIMIT). A session's
@@ -15,12 +16,15 @@ import (
 // reach it and run with Go's default GOGC. GOMEMLIMIT still overrides it.
 const memoryLimit = 200 << 20
 
-func main() {
+func main() { os.Exit(mainCode()) }
+
+// mainCode is main up to the exit: the memory limit, SIGINT and SIGTERM
+// cancelling the run, and run itself. Tests run it as the pitool command.
+func mainCode() int {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 }

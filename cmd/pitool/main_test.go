@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"testing"
 
@@ -11,7 +10,7 @@ import (
 // TestMain lets testscript run pitool in-process as the "pitool" command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"pitool": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"pitool": func() { os.Exit(mainCode()) },
 	})
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
@@ -16,7 +18,14 @@ const (
 	actNotDue    = "not-due"   // nothing to do
 	actSkipped   = "skipped"   // compaction not possible now (changed, locked, legacy format…)
 	actFailed    = "failed"
+	// in flight when the run was interrupted: left as it was, or with its
+	// step completed, never half-written
+	actInterrupted = "interrupted"
 )
+
+// actions lists the actions counted in the report's totals before
+// "repaired" (then "interrupted" follows).
+var actions = []string{actCompacted, actNotDue, actArchived, actDamaged, actLive, actSkipped, actFailed}
 
 // fileReport is what nightly did to one file.
 type fileReport struct {
@@ -38,7 +47,7 @@ func (r fileReport) did(action, detail string) fileReport {
 }
 
 func (r fileReport) failed(err error) fileReport {
-	r.action, r.detail, r.err = actFailed, err.Error(), err
+	r.action, r.detail, r.err = actFailed, strings.TrimPrefix(fileError(r.file, err), r.file+": "), err
 	return r
 }
 
@@ -47,6 +56,8 @@ func (r fileReport) compacted(o compactor.Outcome) fileReport {
 	switch o.Status {
 	case compactor.Compacted:
 		return r.did(actCompacted, "")
+	case compactor.Planned: // --dry-run: due, and would be compacted
+		return r.did(actCompacted, fmt.Sprintf("due: %d tokens", o.TokensBefore))
 	case compactor.NotDue, compactor.Nothing:
 		return r.did(actNotDue, o.Reason)
 	case compactor.Skipped:
@@ -65,6 +76,8 @@ func (r fileReport) json() jsonl.Object {
 	}
 	if r.repaired {
 		obj.Set("repaired", boolRaw(true))
+	}
+	if r.backup != "" {
 		obj.Set("backup", jsonl.QuoteString(r.backup))
 	}
 	if o := r.outcome; o != nil {
@@ -83,6 +96,8 @@ type nightlyReport struct {
 	dir               string
 	started, finished time.Time
 	interrupted       bool
+	dryRun            bool
+	planned           int // files the run set out to do
 	files             []fileReport
 }
 
@@ -108,10 +123,11 @@ func (rep *nightlyReport) repairedCount() int {
 
 func (rep *nightlyReport) json(run *nightlyRun) []byte {
 	totals := jsonl.ObjectOf("files", intRaw(len(rep.files)))
-	for _, a := range []string{actCompacted, actNotDue, actArchived, actDamaged, actLive, actSkipped, actFailed} {
+	for _, a := range actions {
 		totals.Set(a, intRaw(rep.count(a)))
 	}
 	totals.Set("repaired", intRaw(rep.repairedCount()))
+	totals.Set(actInterrupted, intRaw(rep.count(actInterrupted)))
 	files := make([]jsonl.Object, len(rep.files))
 	for i, f := range rep.files {
 		files[i] = f.json()
@@ -121,6 +137,7 @@ func (rep *nightlyReport) json(run *nightlyRun) []byte {
 		"started", jsonl.QuoteString(compactor.ISOTime(rep.started)),
 		"finished", jsonl.QuoteString(compactor.ISOTime(rep.finished)),
 		"interrupted", boolRaw(rep.interrupted),
+		"dryRun", boolRaw(rep.dryRun),
 		"contextWindow", intRaw(run.opts.ContextWindow),
 		"archiveAfterHours", intRaw(int(run.archiveAfter/time.Hour)),
 		"totals", totals.AppendJSON(nil),
@@ -134,4 +151,27 @@ func appendStrings(ss []string) jsonl.RawMessage {
 		elems[i] = jsonl.QuoteString(s)
 	}
 	return jsonl.AppendArray(nil, elems)
+}
+
+// summary is the run in one line: "12 files: 3 compacted, 1 repaired, …
+// (4.2s)". Damaged and interrupted files are named only when there are some.
+func (rep *nightlyReport) summary() string {
+	var b strings.Builder
+	done := [3]string{"compacted", "repaired", "archived"}
+	if rep.dryRun {
+		b.WriteString("dry run, nothing written: ")
+		done = [3]string{"to compact", "to repair", "to archive"}
+	}
+	fmt.Fprintf(&b, "%d %s: %d %s, %d %s, %d %s, %d not due, %d live, %d skipped",
+		rep.planned, plural(rep.planned, "file", "files"), rep.count(actCompacted), done[0], rep.repairedCount(), done[1],
+		rep.count(actArchived), done[2], rep.count(actNotDue), rep.count(actLive), rep.count(actSkipped))
+	if n := rep.count(actDamaged); n > 0 {
+		fmt.Fprintf(&b, ", %d damaged", n)
+	}
+	fmt.Fprintf(&b, ", %d failed", rep.count(actFailed))
+	if rep.interrupted {
+		fmt.Fprintf(&b, ", %d interrupted, %d not started", rep.count(actInterrupted), rep.planned-len(rep.files))
+	}
+	fmt.Fprintf(&b, " (%s)", rep.finished.Sub(rep.started).Round(time.Millisecond))
+	return b.String()
 }

@@ -136,22 +136,37 @@ func verifyArchive(dst string, want []byte) error {
 // actRolledBack is the action of a file whose interrupted archive was undone.
 const actRolledBack = "archive-rolled-back"
 
+// awaitsPlain reports a X.jsonl.zst whose X.jsonl still exists: an
+// interrupted archive, which the worker on X.jsonl resolves. It is checked
+// before the file is opened, since that worker may remove it meanwhile.
+func awaitsPlain(r fileReport, path string) (fileReport, bool) {
+	base, ok := strings.CutSuffix(path, ".zst")
+	if !ok || !strings.HasSuffix(base, ".jsonl") {
+		return r, false
+	}
+	if _, err := os.Lstat(base); err != nil {
+		return r, false
+	}
+	return r.did(actSkipped, "interrupted archive of "+base+": resolved with that file"), true
+}
+
 // recoverInterrupted cleans up after a pitool that was killed: it removes
 // stale temporary files in path's folder (reported on stderr), and finishes
 // an interrupted archive, which left both X.jsonl and X.jsonl.zst. done is
-// true when that was all to do for path this run.
-func recoverInterrupted(r fileReport, path string) (fileReport, bool) {
-	safefile.CleanFolder(filepath.Dir(path))
-	if base, ok := strings.CutSuffix(path, ".zst"); ok && strings.HasSuffix(base, ".jsonl") {
-		if _, err := os.Lstat(base); err == nil {
-			return r.did(actSkipped, "interrupted archive of "+base+": resolved with that file"), true
+// true when that was all to do for path this run. With dryRun it only says
+// what it would do.
+func recoverInterrupted(r fileReport, path string, dryRun bool) (fileReport, bool) {
+	dst := path + ".zst"
+	if _, err := os.Lstat(dst); err != nil || !strings.HasSuffix(path, ".jsonl") {
+		if !dryRun {
+			safefile.CleanFolder(filepath.Dir(path))
 		}
 		return r, false
 	}
-	dst := path + ".zst"
-	if _, err := os.Lstat(dst); err != nil || !strings.HasSuffix(path, ".jsonl") {
-		return r, false
+	if dryRun {
+		return r.did(actSkipped, "interrupted archive "+dst+": would be completed or rolled back"), true
 	}
+	safefile.CleanFolder(filepath.Dir(path))
 	completed, err := finishArchive(path, dst)
 	switch {
 	case err != nil:

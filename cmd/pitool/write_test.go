@@ -50,11 +50,15 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.MkdirAll(filepath.Dir(to), 0o755)
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(to, b, mode); err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(to, mode)
+	if err := os.Chmod(to, mode); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // ownerMode returns "uid:gid:mode" of path.

@@ -1,10 +1,10 @@
 // Package sessionfiles finds session files: the paths a user names, folders
-// searched recursively, and Pi's own sessions folder.
+// searched recursively (following symlinks, as Pi does), and Pi's own
+// sessions folder.
 package sessionfiles
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -28,10 +28,16 @@ func IsSessionName(name string) bool {
 type File struct {
 	Path  string
 	Named bool // named on the command line (not found inside a folder)
+	// Outside is set for a file found in a folder whose real location, after
+	// following symlinks, lies outside the folder the user named. Such a file
+	// is read, but commands that write must not write through the link.
+	Outside bool
 }
 
 // Expand turns paths (files, folders and "-") into session files, folders
-// searched recursively and sorted, in the order given.
+// searched recursively and sorted, in the order given. Symlinked folders and
+// files are followed; a folder reached twice (a symlink loop, or two links to
+// one folder) is searched once, and a file reached twice is listed once.
 func Expand(paths []string) ([]File, error) {
 	var out []File
 	for _, p := range paths {
@@ -56,19 +62,151 @@ func Expand(paths []string) ([]File, error) {
 	return out, nil
 }
 
+// walker searches one named folder: first the folders and files reached
+// without a symlink, then, link by link, what the symlinks lead to, so that
+// a file reached both ways is listed by its direct path.
+type walker struct {
+	realRoot string           // the named folder with every symlink resolved
+	dirs     map[fileKey]bool // folders searched already
+	files    map[fileKey]int  // index in out of each file listed
+	links    []link           // symlinks met, to follow after the direct tree
+	out      []File
+}
+
+// link is a symlink met in a folder at depth.
+type link struct {
+	path  string
+	d     os.DirEntry
+	depth int
+}
+
 func walk(root string) ([]File, error) {
-	var out []File
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("walk %s: %w", root, err)
+	real, err := realPath(root)
+	if err != nil {
+		return nil, err
+	}
+	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}}
+	if err := w.dir(root, false, 0); err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(w.links); i++ { // following a link may meet more
+		if err := w.follow(w.links[i]); err != nil {
+			return nil, err
 		}
-		if d.Type().IsRegular() && IsSessionName(d.Name()) {
-			out = append(out, File{Path: path})
+	}
+	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
+	return w.out, nil
+}
+
+// MaxDepth is how deep folders are searched below a named folder: a guard
+// against symlink loops where folders cannot be told apart by inode.
+const MaxDepth = 64
+
+// dir searches folder path at depth; outside says whether it lies outside the root.
+func (w *walker) dir(path string, outside bool, depth int) error {
+	if depth > MaxDepth {
+		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if key, ok := keyOf(info); ok {
+		if w.dirs[key] {
+			return nil
+		}
+		w.dirs[key] = true
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, d := range entries {
+		if err := w.entry(filepath.Join(path, d.Name()), d, outside, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// entry handles one folder entry; a symlink is kept for later.
+func (w *walker) entry(path string, d os.DirEntry, outside bool, depth int) error {
+	switch mode := d.Type(); {
+	case mode&os.ModeSymlink != 0:
+		w.links = append(w.links, link{path, d, depth})
+	case mode.IsDir():
+		return w.dir(path, outside, depth+1)
+	case mode.IsRegular() && IsSessionName(d.Name()):
+		return w.file(path, outside)
+	}
+	return nil
+}
+
+// follow resolves a symlink and searches or lists what it leads to.
+func (w *walker) follow(l link) error {
+	info, err := os.Stat(l.path)
+	if err != nil {
+		return w.dangling(l.path, l.d)
+	}
+	outside, err := w.leadsOutside(l.path)
+	if err != nil {
+		return err
+	}
+	switch mode := info.Mode().Type(); {
+	case mode.IsDir():
+		return w.dir(l.path, outside, l.depth+1)
+	case mode.IsRegular() && IsSessionName(l.d.Name()):
+		return w.file(l.path, outside)
+	}
+	return nil
+}
+
+// dangling lists a broken symlink that carries a session name, so that the
+// command reports it (no such file) rather than silently passing over it.
+func (w *walker) dangling(path string, d os.DirEntry) error {
+	if IsSessionName(d.Name()) {
+		w.out = append(w.out, File{Path: path})
+	}
+	return nil
+}
+
+// leadsOutside reports whether symlink path resolves to a place outside the root.
+func (w *walker) leadsOutside(path string) (bool, error) {
+	real, err := realPath(path)
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(w.realRoot, real)
+	return err != nil || !filepath.IsLocal(rel), nil
+}
+
+// realPath is path made absolute, with every symlink resolved.
+func realPath(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
+}
+
+// file lists a session file once, preferring a path inside the root.
+func (w *walker) file(path string, outside bool) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	key, ok := keyOf(info)
+	if i, seen := w.files[key]; ok && seen {
+		if w.out[i].Outside && !outside {
+			w.out[i] = File{Path: path}
 		}
 		return nil
-	})
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, err
+	}
+	if ok {
+		w.files[key] = len(w.out)
+	}
+	w.out = append(w.out, File{Path: path, Outside: outside})
+	return nil
 }
 
 // AgentDir returns Pi's agent folder: $PI_CODING_AGENT_DIR, or ~/.pi/agent.
@@ -81,6 +219,15 @@ func AgentDir() (string, error) {
 		return "", fmt.Errorf("find home folder: %w", err)
 	}
 	return filepath.Join(home, ".pi", "agent"), nil
+}
+
+// AgentDirSource says where AgentDir took the folder from, for messages:
+// "from PI_CODING_AGENT_DIR" or "Pi's default, ~/.pi/agent".
+func AgentDirSource() string {
+	if os.Getenv("PI_CODING_AGENT_DIR") != "" {
+		return "from PI_CODING_AGENT_DIR"
+	}
+	return "Pi's default, ~/.pi/agent"
 }
 
 // DefaultSessionsDir returns Pi's sessions folder, AgentDir()/sessions.

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// pitool speaks on stderr in one voice, as age's cmd/age/tui.go does: every
+// line starts "pitool: error: ", "pitool: warning: " or "pitool: hint: ",
+// is lowercase and has no final period. Errors about a file read
+// "PATH: what happened", the path once.
+
+// errorf prints one error line.
+func (e *env) errorf(format string, args ...any) { e.say("error", format, args...) }
+
+// warningf prints one warning line.
+func (e *env) warningf(format string, args ...any) { e.say("warning", format, args...) }
+
+// hintf prints one hint: what to run next.
+func (e *env) hintf(format string, args ...any) { e.say("hint", format, args...) }
+
+// infof prints one line of news, such as a batch's summary.
+func (e *env) infof(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "pitool: %s\n", oneLine(fmt.Sprintf(format, args...)))
+}
+
+// printError prints err as one error line, in the user's words.
+func (e *env) printError(err error) { e.errorf("%s", describe(err)) }
+
+// say prints one line at level (error, warning or hint).
+func (e *env) say(level, format string, args ...any) {
+	fmt.Fprintf(e.stderr, "pitool: %s: %s\n", level, oneLine(fmt.Sprintf(format, args...)))
+}
+
+// oneLine folds msg onto one line, lowercases its first word unless it is a
+// name (a path, an identifier), and drops a final period.
+func oneLine(msg string) string {
+	var lines []string
+	for _, l := range strings.FieldsFunc(msg, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	msg = strings.TrimSuffix(strings.Join(lines, "; "), ".")
+	first, _, _ := strings.Cut(msg, " ")
+	if r, size := utf8.DecodeRuneInString(first); unicode.IsUpper(r) && isPlainWord(first[size:]) && first != "Pi" {
+		msg = string(unicode.ToLower(r)) + msg[size:]
+	}
+	return msg
+}
+
+// isPlainWord reports whether s is all lowercase letters (so "No" is a word
+// to lowercase, while "README.md" or "OPENAI_API_KEY" are names; "Pi" is
+// kept by the caller).
+func isPlainWord(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// describe renders err for the user: "interrupted" for a cancelled run, and
+// an operating-system error as "PATH: reason", without Go's operation name
+// ("open", "stat") and without repeating a path already given.
+func describe(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
+	msg := err.Error()
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		msg = strings.Replace(msg, io.ErrUnexpectedEOF.Error(), "compressed stream ends early (truncated file)", 1)
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = strings.Replace(msg, pe.Error(), pe.Path+": "+reason(pe.Err), 1)
+		msg = strings.Replace(msg, pe.Path+": "+pe.Path+": ", pe.Path+": ", 1)
+	}
+	return msg
+}
+
+// fileError renders an error about path as "PATH: reason", the path once:
+// "repair: PATH: permission denied" becomes "PATH: repair: permission denied".
+func fileError(path string, err error) string {
+	msg := describe(err)
+	if path == "" || mentions(msg, path) {
+		return msg
+	}
+	return path + ": " + strings.Replace(msg, path+": ", "", 1)
+}
+
+// withPath wraps err with path unless its message starts with path already.
+func withPath(path string, err error) error {
+	if err == nil || mentions(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// mentions reports whether msg starts with path ("PATH: …", "PATH:3 …").
+func mentions(msg, path string) bool {
+	return strings.HasPrefix(msg, path+":") || strings.HasPrefix(msg, path+" ")
+}
+
+// reason names an operating-system error in plain words.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return "timed out"
+	}
+	return err.Error()
+}
