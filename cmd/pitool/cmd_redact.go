@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -33,22 +34,34 @@ func redactCommand(e *env) *cli.Command {
 		Description: `Finds secrets with gitleaks' default rules plus session rules (Anthropic
 and OpenAI keys, Bearer headers, passwords in URLs, KEY=value lines, PEM
 private keys, JWTs, high-entropy values introduced in prose) in every JSON
-string of every line, decoded first, so escaped secrets are found too. Each
-one becomes [REDACTED:<rule>:<8 hex>]; the hex is an HMAC of the value under
-a random per-run salt (or --salt), so one value keeps one placeholder.
+string of every line, keys included, decoded first, so escaped secrets are
+found too. Each one becomes [REDACTED:<rule>:<8 hex>]; the hex is an HMAC of
+the value under a random per-run salt (or --salt), so one value keeps one
+placeholder.
 
-Ids, parents, types and every line without a finding stay byte-identical.
+Nothing is exempt: model, provider, customType, mimeType, types and ids are
+scanned too. An id holding a secret gets the same placeholder in every
+parentId, targetId or other reference, so the tree holds. A key holding a
+secret is replaced too (with a #2 suffix if it would equal another key).
+Every line without a finding stays byte-identical.
 
    pitool redact --check DIR            list findings, exit 1 if any
    pitool redact -o OUT.jsonl FILE      write a redacted copy (- is stdout)
    pitool redact -o OUTDIR DIR          redacted copies under OUTDIR
    pitool redact --in-place FILE...     replace files, keeping FILE.bak
 
+--check DIR reads every file that may hold session lines, not only
+sessions: any file whose name contains .jsonl or .quarantine (backups such
+as FILE.bak and FILE.bak.N, quarantines, leftover temporary files), and any
+other regular file whose first line is a JSON object with a "type" member.
+A file it cannot read is reported and the check goes on (exit 2 at the end).
+--in-place DIR names such files it leaves behind with secrets in them.
+
 Output keeps the input's compression.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
-value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
-and [allowlist] entries.
+value: a key on the path that held a secret is shown redacted. --rules takes
+a gitleaks-style TOML or JSON file of extra [[rules]] and [allowlist] entries.
 
 ` + helpExitCodes,
 		Flags: []cli.Flag{
@@ -98,7 +111,7 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	if err != nil {
 		return err
 	}
-	files, err := sessionfiles.Expand(args)
+	files, err := redactInputs(opts, args)
 	if err != nil {
 		return err
 	}
@@ -109,15 +122,67 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	}
 	for _, f := range files {
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
-		if err != nil {
+		if err != nil && (!opts.check || ctx.Err() != nil) {
 			bar.Finish()
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
-		rep.done(f.Path, st)
+		rep.done(f.Path, st, err)
 		bar.Add(1)
 	}
 	bar.Finish()
+	if opts.inPlace {
+		warnUnredacted(ctx, e, r, args, files)
+	}
 	return rep.finish()
+}
+
+// redactInputs lists the files to read: for --check, every file that may
+// hold session lines (backups and quarantines included, see
+// redact.CheckFiles); otherwise the session files.
+func redactInputs(opts redactOptions, args []string) ([]sessionfiles.File, error) {
+	if !opts.check {
+		return sessionfiles.Expand(args)
+	}
+	paths, err := redact.CheckFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]sessionfiles.File, len(paths))
+	for i, p := range paths {
+		files[i] = sessionfiles.File{Path: p, Named: contains(args, p)}
+	}
+	return files, nil
+}
+
+// warnUnredacted names the files under the folders in args that may hold
+// session lines (backups, quarantines), were not redacted in place, and
+// still hold secrets.
+func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, args []string, done []sessionfiles.File) {
+	all, err := redact.CheckFiles(args)
+	if err != nil {
+		return
+	}
+	redacted := map[string]bool{}
+	for _, f := range done {
+		redacted[f.Path] = true
+	}
+	left := 0
+	for _, p := range all {
+		if redacted[p] {
+			continue
+		}
+		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
+		case err != nil:
+			fmt.Fprintf(e.stderr, "pitool: warning: %s may hold session lines and could not be checked\n", p)
+			left++
+		case st.Findings > 0:
+			fmt.Fprintf(e.stderr, "pitool: warning: %s holds %d secrets and was not redacted\n", p, st.Findings)
+			left++
+		}
+	}
+	if left > 0 {
+		fmt.Fprintf(e.stderr, "pitool: hint: remove or redact them before sharing; 'pitool redact --check %s' lists them\n", strings.Join(args, " "))
+	}
 }
 
 func (o redactOptions) validate(args []string) error {
@@ -239,6 +304,7 @@ type redactReport struct {
 	opts    redactOptions
 	Files   []redactFileReport `json:"files"`
 	Total   int                `json:"findings"`
+	Failed  int                `json:"failed"`
 	ByRule  map[string]int     `json:"byRule"`
 	ByEntry map[string]int     `json:"byEntryType"`
 }
@@ -248,6 +314,7 @@ type redactFileReport struct {
 	Lines        int              `json:"lines"`
 	ChangedLines int              `json:"changedLines"`
 	Findings     []redact.Finding `json:"items"`
+	Error        string           `json:"error,omitempty"`
 }
 
 func newRedactReport(e *env, opts redactOptions) *redactReport {
@@ -284,9 +351,20 @@ func orDash(s string) string {
 	return s
 }
 
-func (rep *redactReport) done(path string, st redact.Stats) {
+// done records one file's counts, or the error that stopped it (--check
+// goes on with the next file and fails at the end).
+func (rep *redactReport) done(path string, st redact.Stats, err error) {
 	fr := &rep.Files[len(rep.Files)-1]
 	fr.Lines, fr.ChangedLines = st.Lines, st.ChangedLines
+	if err != nil {
+		rep.Failed++
+		fr.Error = err.Error()
+		msg := err.Error()
+		if !strings.HasPrefix(msg, path+":") {
+			msg = path + ": " + msg
+		}
+		fmt.Fprintf(rep.e.stderr, "pitool: error: %s\n", msg)
+	}
 	if st.TextLines > 0 {
 		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", path, st.TextLines)
 	}
@@ -301,6 +379,9 @@ func (rep *redactReport) finish() error {
 		}
 	} else {
 		rep.summary(rep.e.stderr)
+	}
+	if rep.Failed > 0 {
+		return fmt.Errorf("%d of %d files could not be read to the end", rep.Failed, len(rep.Files))
 	}
 	if rep.opts.check && rep.Total > 0 {
 		return &findingsError{fmt.Sprintf("%d secrets found", rep.Total)}
