@@ -197,7 +197,7 @@ func (o redactOptions) validate(args []string) error {
 		return usagef("--check, --in-place and -o exclude each other")
 	case o.report != "text" && o.report != "json":
 		return usagef("--report must be text or json, not %q", o.report)
-	case o.report == "json" && !o.check && (o.out == "" || o.out == "-"):
+	case o.report == "json" && !o.check && !o.inPlace && (o.out == "" || o.out == "-"):
 		return usagef("--report json needs --check, --in-place or -o FILE: standard output carries the session")
 	case o.inPlace && contains(args, "-"):
 		return usagef("--in-place cannot replace standard input")
