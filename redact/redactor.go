@@ -48,6 +48,7 @@ type Redactor struct {
 	pool  sync.Pool
 	mu    sync.Mutex
 	cache map[string]string
+	clean map[string]bool // words of Pi's format no rule finds anything in
 }
 
 // New compiles the default rules plus opts into a Redactor.
@@ -69,6 +70,7 @@ func New(opts Options) (*Redactor, error) {
 	}
 	r := &Redactor{rs: rs, opts: opts, key: key, cache: map[string]string{}}
 	r.pool.New = func() any { return &scanner{rs: rs} }
+	r.clean = cleanWords(&scanner{rs: rs})
 	return r, nil
 }
 
@@ -103,7 +105,7 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
 	w := &sc.walker
-	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], edits: w.edits[:0]}
+	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], keys: w.keys[:0], hits: w.hits[:0], edits: w.edits[:0]}
 	end, werr := w.value(0, false)
 	if werr == nil && skipSpace(line, end) != len(line) {
 		werr = w.syntaxError(end)

@@ -177,6 +177,9 @@ func (w *walker) visitString(a, b int, key bool) (string, bool) {
 		return "", false
 	}
 	raw := w.line[a+1 : b-1]
+	if len(raw) <= maxWord && w.r.clean[string(raw)] {
+		return "", false
+	}
 	if bytes.IndexByte(raw, '\\') >= 0 {
 		w.sc.decoded = appendDecoded(w.sc.decoded[:0], raw)
 		raw = w.sc.decoded
