@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,8 +20,9 @@ const leakWindow = 16
 // findings, --json, --report json with -o and --in-place, the session on
 // standard output, warnings and errors) over the secrets session and a
 // folder holding sessions, backups, a quarantine, a truncated .gz and a
-// line that is not JSON. No planted value, nor any 16 bytes of one, may
-// appear on standard output or standard error, nor in a written file.
+// line that is not JSON, and export --redact over the sessions. No planted
+// value, nor any 16 bytes of one, may appear on standard output or
+// standard error, nor in a written file.
 func TestRedactOutputsHoldNoSecret(t *testing.T) {
 	planted := plantedValues(t, "../../testdata/corpus/secrets/manifest.json", "../../redact/testdata/secrets-in-structure.manifest.json")
 	session := "../../testdata/corpus/secrets/session.jsonl"
@@ -50,6 +52,17 @@ func TestRedactOutputsHoldNoSecret(t *testing.T) {
 		assertNoLeak(t, strings.Join(args, " ")+": stderr", stderr, planted)
 	}
 	written := []string{filepath.Join(out, "one.jsonl"), filepath.Join(dir, "s.jsonl")}
+	for _, args := range [][]string{{"html", "--all-branches"}, {"md"}} {
+		for i, in := range []string{session, structure} {
+			f := filepath.Join(out, fmt.Sprintf("export-%d.%s", i, args[0]))
+			code, stdout, stderr := runPitool(context.Background(), append(append([]string{"export"}, args...), "--redact", "-o", f, in)...)
+			if code != 0 {
+				t.Fatalf("export %v %s: exit %d: %s", args, in, code, stderr)
+			}
+			assertNoLeak(t, "export "+args[0]+": stdout", stdout, planted)
+			written = append(written, f)
+		}
+	}
 	for _, name := range []string{"s.jsonl", "structure.jsonl"} {
 		written = append(written, filepath.Join(out, "tree", name), filepath.Join(clean, name))
 	}
