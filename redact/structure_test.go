@@ -94,3 +94,21 @@ func TestPathMasksSecretInKey(t *testing.T) {
 		t.Fatalf("path %s", p)
 	}
 }
+
+// TestVocabularyIsScannedOnce: a word of Pi's format is skipped only when
+// the run's rules find nothing in it, so a --secret that happens to be
+// one is still redacted.
+func TestVocabularyIsScannedOnce(t *testing.T) {
+	plain := newTestRedactor(t, Options{})
+	if !plain.clean["toolResult"] || !plain.clean["totalTokens"] {
+		t.Fatalf("Pi's words are not skipped: %v", plain.clean)
+	}
+	r := newTestRedactor(t, Options{Secrets: []string{"toolResult"}})
+	if r.clean["toolResult"] {
+		t.Fatal("a --secret word is skipped")
+	}
+	out, findings, _ := r.RedactLine([]byte(`{"role":"toolResult","toolResult":1}`))
+	if len(findings) != 2 || strings.Contains(string(out), "toolResult") {
+		t.Fatalf("%d findings: %s", len(findings), out)
+	}
+}
