@@ -27,8 +27,8 @@ const sniffLimit = 64 << 10
 //   - any other file whose first line, decompressed, is a JSON object with
 //     a "type" member, as every session line is (a renamed session).
 //
-// Folders are searched recursively and sorted; devices and FIFOs are never
-// opened.
+// Folders are searched recursively and sorted, following links to folders
+// (each real folder once); devices and FIFOs are never opened.
 func CheckFiles(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -40,31 +40,50 @@ func CheckFiles(paths []string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		found, err := checkWalk(p)
+		found, err := checkWalk(p, map[string]bool{})
 		if err != nil {
 			return nil, err
 		}
+		sort.Strings(found)
 		out = append(out, found...)
 	}
 	return out, nil
 }
 
-func checkWalk(root string) ([]string, error) {
+// checkWalk lists the files under root that may hold session lines; seen
+// holds the real folders already walked.
+func checkWalk(root string, seen map[string]bool) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root+string(filepath.Separator), func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("walk %s: %w", root, err)
 		}
-		if d.IsDir() || !isRegular(path, d) {
-			return nil
-		}
-		if holdsSessionName(d.Name()) || startsWithSessionLine(path) {
+		switch {
+		case d.IsDir():
+			real, err := filepath.EvalSymlinks(path)
+			if err != nil || seen[real] {
+				return fs.SkipDir
+			}
+			seen[real] = true
+		case linksToDir(path, d):
+			sub, err := checkWalk(path, seen)
+			out = append(out, sub...)
+			return err
+		case isRegular(path, d) && (holdsSessionName(d.Name()) || startsWithSessionLine(path)):
 			out = append(out, path)
 		}
 		return nil
 	})
-	sort.Strings(out)
 	return out, err
+}
+
+// linksToDir reports whether d is a link to a folder.
+func linksToDir(path string, d fs.DirEntry) bool {
+	if d.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
 }
 
 // isRegular reports whether d is a regular file or a link to one.
