@@ -302,6 +302,7 @@ func contains(list []string, s string) bool {
 type redactReport struct {
 	e       *env
 	opts    redactOptions
+	strays  int                // findings in files whose name is not a session's
 	Files   []redactFileReport `json:"files"`
 	Total   int                `json:"findings"`
 	Failed  int                `json:"failed"`
@@ -327,6 +328,9 @@ func (rep *redactReport) add(path string) func(redact.Finding) {
 	fr := &rep.Files[len(rep.Files)-1]
 	return func(f redact.Finding) {
 		rep.Total++
+		if !sessionfiles.IsSessionName(filepath.Base(path)) {
+			rep.strays++
+		}
 		rep.ByRule[f.Rule]++
 		rep.ByEntry[entryTypeName(f.EntryType)]++
 		if rep.opts.report == "json" {
@@ -405,5 +409,8 @@ func (rep *redactReport) summary(w io.Writer) {
 	}
 	if rep.opts.check && rep.Total > 0 {
 		fmt.Fprintln(w, "pitool: hint: run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
+	}
+	if rep.opts.check && rep.strays > 0 {
+		fmt.Fprintf(w, "pitool: hint: %d are in backups, quarantines or other files that are not sessions: remove them before sharing\n", rep.strays)
 	}
 }
