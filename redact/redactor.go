@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -118,6 +119,21 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 		return line, nil, nil
 	}
 	return applyEdits(line, w.edits), w.findings, nil
+}
+
+// RedactName returns a file path with its secrets replaced, each part
+// between separators (/ and _, as in Pi's <time>_<id>.jsonl) scanned
+// alone, so that a session named after a secret id is shown redacted.
+func (r *Redactor) RedactName(path string) string {
+	sc := r.pool.Get().(*scanner)
+	defer r.pool.Put(sc)
+	parts := strings.FieldsFunc(path, func(c rune) bool { return c == '/' || c == '_' })
+	for _, p := range parts {
+		if out, findings := r.redactText(sc, []byte(p)); len(findings) > 0 {
+			path = strings.ReplaceAll(path, p, string(out))
+		}
+	}
+	return path
 }
 
 // redactText redacts a line that is not JSON as one plain string.

@@ -112,3 +112,18 @@ func TestVocabularyIsScannedOnce(t *testing.T) {
 		t.Fatalf("%d findings: %s", len(findings), out)
 	}
 }
+
+// TestRedactName shows a session named after a secret id redacted, and
+// leaves other names alone.
+func TestRedactName(t *testing.T) {
+	r := newTestRedactor(t, Options{Salt: "s"})
+	ph := r.placeholder("aws-access-token", "AKIAFOTOTZPOBZWF4K2T")
+	for in, want := range map[string]string{
+		"d/--p--/2026-01-01T00-00-00-000Z_AKIAFOTOTZPOBZWF4K2T.jsonl.bak": "d/--p--/2026-01-01T00-00-00-000Z_" + ph + ".jsonl.bak",
+		"d/--p--/2026-01-01T00-00-00-000Z_0190d7a4-0000-7000.jsonl":       "d/--p--/2026-01-01T00-00-00-000Z_0190d7a4-0000-7000.jsonl",
+	} {
+		if got := r.RedactName(in); got != want {
+			t.Errorf("RedactName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

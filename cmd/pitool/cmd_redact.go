@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -60,7 +61,9 @@ A file it cannot read is reported and the check goes on (exit 2 at the end).
 Output keeps the input's compression.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
-value: a key on the path that held a secret is shown redacted. --rules takes
+value: a key on the path that held a secret is shown redacted, and so is a
+file named after a secret session id (copies under -o OUTDIR take the
+redacted name; --in-place keeps the name and says so). --rules takes
 a gitleaks-style TOML or JSON file of extra [[rules]] and [allowlist] entries.
 
 ` + helpExitCodes,
@@ -121,12 +124,13 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 		bar = progress.New(e.stderr, len(files), "redact")
 	}
 	for _, f := range files {
-		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
+		name := r.RedactName(f.Path) // a file named after a secret id is shown redacted
+		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(name))
 		if err != nil && (!opts.check || ctx.Err() != nil) {
 			bar.Finish()
-			return fmt.Errorf("%s: %w", f.Path, err)
+			return maskedError(f.Path, name, err)
 		}
-		rep.done(f.Path, st, err)
+		rep.done(f.Path, name, st, err)
 		bar.Add(1)
 	}
 	bar.Finish()
@@ -134,6 +138,14 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 		warnUnredacted(ctx, e, r, args, files)
 	}
 	return rep.finish()
+}
+
+// maskedError prefixes err with the file's name, shown as name.
+func maskedError(path, name string, err error) error {
+	if name == path {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return errors.New(strings.ReplaceAll(fmt.Sprintf("%s: %v", path, err), path, name))
 }
 
 // redactInputs lists the files to read: for --check, every file that may
@@ -173,15 +185,15 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, args []stri
 		}
 		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
 		case err != nil:
-			fmt.Fprintf(e.stderr, "pitool: warning: %s may hold session lines and could not be checked\n", p)
+			fmt.Fprintf(e.stderr, "pitool: warning: %s may hold session lines and could not be checked\n", r.RedactName(p))
 			left++
 		case st.Findings > 0:
-			fmt.Fprintf(e.stderr, "pitool: warning: %s holds %d secrets and was not redacted\n", p, st.Findings)
+			fmt.Fprintf(e.stderr, "pitool: warning: %s holds %d secrets and was not redacted\n", r.RedactName(p), st.Findings)
 			left++
 		}
 	}
 	if left > 0 {
-		fmt.Fprintf(e.stderr, "pitool: hint: remove or redact them before sharing; 'pitool redact --check %s' lists them\n", strings.Join(args, " "))
+		fmt.Fprintf(e.stderr, "pitool: hint: remove or redact them before sharing; 'pitool redact --check %s' lists them\n", r.RedactName(strings.Join(args, " ")))
 	}
 }
 
@@ -237,7 +249,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 	case o.inPlace:
 		return r.ReplaceFile(ctx, f.Path, onFinding)
 	}
-	out, err := outputPath(o.out, args, f)
+	out, err := outputPath(o.out, args, f, r.RedactName)
 	if err != nil {
 		return redact.Stats{}, err
 	}
@@ -251,8 +263,9 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 }
 
 // outputPath is where f goes: out itself for a single named input,
-// otherwise out/<path relative to the folder it was found in>.
-func outputPath(out string, args []string, f sessionfiles.File) (string, error) {
+// otherwise out/<path relative to the folder it was found in>, redacted by
+// name (a copy is not named after a secret id).
+func outputPath(out string, args []string, f sessionfiles.File, name func(string) string) (string, error) {
 	if len(args) == 1 && f.Named && !isDir(out) {
 		return out, nil
 	}
@@ -263,7 +276,7 @@ func outputPath(out string, args []string, f sessionfiles.File) (string, error) 
 			break
 		}
 	}
-	dest := filepath.Join(out, rel)
+	dest := filepath.Join(out, name(rel))
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return "", err
 	}
@@ -357,20 +370,23 @@ func orDash(s string) string {
 
 // done records one file's counts, or the error that stopped it (--check
 // goes on with the next file and fails at the end).
-func (rep *redactReport) done(path string, st redact.Stats, err error) {
+func (rep *redactReport) done(path, name string, st redact.Stats, err error) {
 	fr := &rep.Files[len(rep.Files)-1]
 	fr.Lines, fr.ChangedLines = st.Lines, st.ChangedLines
 	if err != nil {
 		rep.Failed++
-		fr.Error = err.Error()
 		msg := err.Error()
 		if !strings.HasPrefix(msg, path+":") {
 			msg = path + ": " + msg
 		}
-		fmt.Fprintf(rep.e.stderr, "pitool: error: %s\n", msg)
+		fr.Error = strings.ReplaceAll(msg, path, name)
+		fmt.Fprintf(rep.e.stderr, "pitool: error: %s\n", fr.Error)
 	}
 	if st.TextLines > 0 {
-		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", path, st.TextLines)
+		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", name, st.TextLines)
+	}
+	if name != path && rep.opts.inPlace {
+		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: the file name holds a secret and was kept; rename the file before sharing\n", name)
 	}
 }
 
