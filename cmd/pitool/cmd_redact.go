@@ -27,12 +27,8 @@ type redactOptions struct {
 	red         redact.Options
 }
 
-func redactCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "redact",
-		Usage:     "replace credentials and other secrets in sessions, keeping them valid",
-		ArgsUsage: "FILE|DIR...",
-		Description: `Finds secrets with gitleaks' default rules plus session rules (Anthropic
+// redactHelp is the long help of pitool redact.
+const redactHelp = `Finds secrets with gitleaks' default rules plus session rules (Anthropic
 and OpenAI keys, Bearer headers, passwords in URLs, KEY=value lines, PEM
 private keys, JWTs, high-entropy values introduced in prose) in every JSON
 string of every line, keys included, decoded first, so escaped secrets are
@@ -66,7 +62,14 @@ file named after a secret session id (copies under -o OUTDIR take the
 redacted name; --in-place keeps the name and says so). --rules takes
 a gitleaks-style TOML or JSON file of extra [[rules]] and [allowlist] entries.
 
-` + helpExitCodes,
+` + helpExitCodes
+
+func redactCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "redact",
+		Usage:       "replace credentials and other secrets in sessions, keeping them valid",
+		ArgsUsage:   "FILE|DIR...",
+		Description: redactHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
 			&cli.BoolFlag{Name: "in-place", Usage: "replace each input atomically, keeping FILE.bak"},
