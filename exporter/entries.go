@@ -27,7 +27,7 @@ func (r *renderer) view(e *jsonl.Entry) (*entryView, error) {
 		v.Label = r.labels[l]
 	}
 	if e.Parent != r.prev && r.opts.AllBranches && e.Parent >= 0 {
-		v.BranchFrom = r.ix.ID(e.Parent)
+		v.BranchFrom = r.id(e.Parent)
 	}
 	v.OffPath = r.onPath != nil && !r.onPath[e.N]
 	var err error

@@ -229,7 +229,7 @@ func (r *renderer) shown() string {
 	if len(r.seq) == 0 {
 		return "no entries"
 	}
-	return fmt.Sprintf("the branch to %s (%d of %d entries)", r.ix.ID(r.seq[len(r.seq)-1]), len(r.seq), r.ix.Len())
+	return fmt.Sprintf("the branch to %s (%d of %d entries)", r.id(r.seq[len(r.seq)-1]), len(r.seq), r.ix.Len())
 }
 
 func (r *renderer) notes() string {

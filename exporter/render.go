@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,8 +161,26 @@ func (r *renderer) decode(i int) (*jsonl.Entry, error) {
 	if err != nil {
 		return nil, &jsonl.PosError{File: r.ix.Name, Line: e.Line, Offset: e.Offset, Err: err}
 	}
-	e.Obj = obj
+	e.Obj, e.ID = obj, obj.String("id")
 	return e, nil
+}
+
+// id returns entry i's id as the page shows it: redacted when asked, as
+// it is in the entry itself (a placeholder depends on the value alone).
+func (r *renderer) id(i int) string {
+	id := r.ix.ID(i)
+	if r.opts.Redact == nil {
+		return id
+	}
+	line, err := r.opts.Redact(jsonl.QuoteString(id))
+	if err != nil {
+		return "[REDACTED]"
+	}
+	var out string
+	if json.Unmarshal(line, &out) != nil {
+		return "[REDACTED]"
+	}
+	return out
 }
 
 // at returns the entry at position k of the sequence.
@@ -223,7 +242,7 @@ func (r *renderer) results(calls map[string]bool) (map[string]*toolResult, error
 		if calls[msg.ToolCallID] && found[msg.ToolCallID] == nil {
 			found[msg.ToolCallID] = newToolResult(e.ID, msg)
 			r.used[k] = true
-			r.within[e.ID] = r.ix.ID(r.seq[r.pos])
+			r.within[e.ID] = r.id(r.seq[r.pos])
 		}
 	}
 	return found, nil

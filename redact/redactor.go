@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -48,6 +49,7 @@ type Redactor struct {
 	pool  sync.Pool
 	mu    sync.Mutex
 	cache map[string]string
+	clean map[string]bool // words of Pi's format no rule finds anything in
 }
 
 // New compiles the default rules plus opts into a Redactor.
@@ -69,6 +71,7 @@ func New(opts Options) (*Redactor, error) {
 	}
 	r := &Redactor{rs: rs, opts: opts, key: key, cache: map[string]string{}}
 	r.pool.New = func() any { return &scanner{rs: rs} }
+	r.clean = cleanWords(&scanner{rs: rs})
 	return r, nil
 }
 
@@ -103,7 +106,7 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
 	w := &sc.walker
-	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], edits: w.edits[:0]}
+	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], keys: w.keys[:0], hits: w.hits[:0], edits: w.edits[:0]}
 	end, werr := w.value(0, false)
 	if werr == nil && skipSpace(line, end) != len(line) {
 		werr = w.syntaxError(end)
@@ -116,6 +119,21 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 		return line, nil, nil
 	}
 	return applyEdits(line, w.edits), w.findings, nil
+}
+
+// RedactName returns a file path with its secrets replaced, each part
+// between separators (/ and _, as in Pi's <time>_<id>.jsonl) scanned
+// alone, so that a session named after a secret id is shown redacted.
+func (r *Redactor) RedactName(path string) string {
+	sc := r.pool.Get().(*scanner)
+	defer r.pool.Put(sc)
+	parts := strings.FieldsFunc(path, func(c rune) bool { return c == '/' || c == '_' })
+	for _, p := range parts {
+		if out, findings := r.redactText(sc, []byte(p)); len(findings) > 0 {
+			path = strings.ReplaceAll(path, p, string(out))
+		}
+	}
+	return path
 }
 
 // redactText redacts a line that is not JSON as one plain string.

@@ -12,21 +12,9 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// structural reports whether key holds an id, a reference or an
-// enumeration: such values are never scanned (outside free-form data such as
-// tool arguments), so ids, parents and types never change.
-func structural(key []byte) bool {
-	switch string(key) {
-	case "id", "parentId", "type", "targetId", "fromId", "firstKeptEntryId", "toolCallId", "role",
-		"timestamp", "stopReason", "api", "provider", "model", "modelId", "thinkingLevel", "mimeType",
-		"customType", "kind":
-		return true
-	}
-	return false
-}
-
 // freeForm reports whether key starts data whose shape belongs to a tool or
-// an extension: inside it every key and value is scanned.
+// an extension: inside it no key has Pi's meaning (a "type" there is data,
+// and a signature there is not dropped).
 func freeForm(key []byte) bool {
 	switch string(key) {
 	case "arguments", "details", "data", "input", "sections":
@@ -35,8 +23,8 @@ func freeForm(key []byte) bool {
 	return false
 }
 
-// opaque reports whether key holds a signature that cannot be inspected;
-// --drop-signatures removes them.
+// opaque reports whether key holds a provider's signature; --drop-signatures
+// removes them.
 func opaque(key []byte) bool {
 	switch string(key) {
 	case "thinkingSignature", "thoughtSignature", "textSignature":
@@ -54,12 +42,25 @@ type edit struct {
 	repl       []byte
 }
 
-// seg is one step of a JSON path: an object key (raw bytes a:b of the line)
-// or an array index.
+// seg is one step of a JSON path: an object key (raw bytes a:b of the line,
+// or repl when the key held a secret) or an array index.
 type seg struct {
 	a, b, idx int
 	key       bool
+	renamed   bool
+	repl      string
 }
+
+// memberKey is one key of an object being walked: its raw bytes a:b and,
+// when it held a secret, its new text and the index of its edit.
+type memberKey struct {
+	a, b  int
+	edit  int // -1: unchanged
+	final string
+}
+
+// hit is a replacement whose finding waits for the path to be known.
+type hit struct{ rule, secret, placeholder string }
 
 // walker rewrites one line: it visits every string, scans those the
 // prefilter points at, and collects edits and findings.
@@ -69,6 +70,8 @@ type walker struct {
 	line      []byte
 	muted     int // >0 while walking a value that must not change
 	path      []seg
+	keys      []memberKey // keys of the objects being walked, outermost first
+	hits      []hit
 	edits     []edit
 	findings  []Finding
 	entryType string
@@ -92,7 +95,7 @@ func (w *walker) value(pos int, free bool) (int, error) {
 	case '"':
 		end, err := w.stringEnd(pos)
 		if err == nil {
-			w.visitString(pos, end)
+			w.visitString(pos, end, false)
 		}
 		return end, err
 	}
@@ -165,34 +168,52 @@ func escaped(line []byte, i int) bool {
 }
 
 // visitString scans the string literal line[a:b] and records an edit when
-// it held secrets. The prefilter runs on the decoded bytes; only a string
-// with keyword hits is turned into a Go string for the regexes.
-func (w *walker) visitString(a, b int) {
+// it held secrets; it returns the new decoded text and whether it changed.
+// The prefilter runs on the decoded bytes; only a string with keyword hits
+// is turned into a Go string for the regexes. A key's findings are recorded
+// after its new text is on the path, so no path ever shows the secret.
+func (w *walker) visitString(a, b int, key bool) (string, bool) {
 	if w.muted > 0 {
-		return
+		return "", false
 	}
 	raw := w.line[a+1 : b-1]
+	if len(raw) <= maxWord && w.r.clean[string(raw)] {
+		return "", false
+	}
 	if bytes.IndexByte(raw, '\\') >= 0 {
 		w.sc.decoded = appendDecoded(w.sc.decoded[:0], raw)
 		raw = w.sc.decoded
 	}
 	spans := w.sc.scanText(raw)
 	if len(spans) == 0 {
-		return
+		return "", false
 	}
-	out := w.r.replace(string(raw), spans, w.finding)
+	w.hits = w.hits[:0]
+	out := w.r.replace(string(raw), spans, func(rule, secret, placeholder string) {
+		w.hits = append(w.hits, hit{rule, secret, placeholder})
+	})
 	w.edits = append(w.edits, edit{a, b, jsonl.AppendString(nil, out)})
+	if key {
+		last := &w.path[len(w.path)-1]
+		last.renamed, last.repl = true, out
+	}
+	for _, h := range w.hits {
+		w.finding(h.rule, h.secret, h.placeholder)
+	}
+	return out, true
 }
 
 // finding records one replaced secret at the current path.
 func (w *walker) finding(rule, secret, placeholder string) {
 	w.findings = append(w.findings, Finding{
-		Rule: rule, JSONPath: w.jsonPath(), EntryType: w.entryType,
+		Rule: rule, JSONPath: w.jsonPath(secret, placeholder), EntryType: w.entryType,
 		Preview: mask(secret), Placeholder: placeholder,
 	})
 }
 
-func (w *walker) jsonPath() string {
+// jsonPath writes the current path. Keys are shown as redacted; a key that
+// still holds secret (found only in the value) shows placeholder instead.
+func (w *walker) jsonPath(secret, placeholder string) string {
 	var sb strings.Builder
 	sb.WriteString("$")
 	for _, s := range w.path {
@@ -200,7 +221,13 @@ func (w *walker) jsonPath() string {
 			sb.WriteString("[" + strconv.Itoa(s.idx) + "]")
 			continue
 		}
-		k := decodeString(w.line[s.a+1 : s.b-1])
+		k := s.repl
+		if !s.renamed {
+			k = decodeString(w.line[s.a+1 : s.b-1])
+		}
+		if secret != "" {
+			k = strings.ReplaceAll(k, secret, placeholder)
+		}
 		if isIdentifier(k) {
 			sb.WriteString("." + k)
 		} else {

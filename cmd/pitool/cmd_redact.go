@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -27,19 +29,20 @@ type redactOptions struct {
 	red         redact.Options
 }
 
-func redactCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:      "redact",
-		Usage:     "replace credentials and other secrets in sessions, keeping them valid",
-		ArgsUsage: "FILE|DIR...",
-		Description: `Finds secrets with gitleaks' default rules plus session rules (Anthropic
+// redactHelp is the long help of pitool redact.
+const redactHelp = `Finds secrets with gitleaks' default rules plus session rules (Anthropic
 and OpenAI keys, Bearer headers, passwords in URLs, KEY=value lines, PEM
 private keys, JWTs, high-entropy values introduced in prose) in every JSON
-string of every line, decoded first, so escaped secrets are found too. Each
-one becomes [REDACTED:<rule>:<8 hex>]; the hex is an HMAC of the value under
-a random per-run salt (or --salt), so one value keeps one placeholder.
+string of every line, keys included, decoded first, so escaped secrets are
+found too. Each one becomes [REDACTED:<rule>:<8 hex>]; the hex is an HMAC of
+the value under a random per-run salt (or --salt), so one value keeps one
+placeholder.
 
-Ids, parents, types and every line without a finding stay byte-identical.
+Nothing is exempt: model, provider, customType, mimeType, types and ids are
+scanned too. An id holding a secret gets the same placeholder in every
+parentId, targetId or other reference, so the tree holds. A key holding a
+secret is replaced too (with a #2 suffix if it would equal another key).
+Every line without a finding stays byte-identical.
 
    pitool redact --check DIR            list findings, exit 1 if any
    pitool redact -o OUT.jsonl FILE      write a redacted copy (- is stdout)
@@ -47,15 +50,31 @@ Ids, parents, types and every line without a finding stay byte-identical.
    pitool redact --in-place FILE...     replace files (no plaintext copy is kept;
                                         --backup keeps FILE.bak, mode 0600)
 
+--check DIR reads every file that may hold session lines, not only
+sessions: any file whose name contains .jsonl or .quarantine (backups such
+as FILE.bak and FILE.bak.N, quarantines, leftover temporary files), and any
+other regular file whose first line is a JSON object with a "type" member.
+A file it cannot read is reported and the check goes on (exit 2 at the end).
+--in-place DIR names such files it leaves behind with secrets in them.
+
 Output keeps the input's compression. --in-place refuses a file modified in
 the last minute (it may belong to a live Pi session) unless --force; lines Pi
 appends while a file is rewritten are redacted and kept.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
-value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
-and [allowlist] entries.
+value: a key on the path that held a secret is shown redacted, and so is a
+file named after a secret session id (copies under -o OUTDIR take the
+redacted name; --in-place keeps the name and says so). --rules takes
+a gitleaks-style TOML or JSON file of extra [[rules]] and [allowlist] entries.
 
-` + helpExitCodes,
+` + helpExitCodes
+
+func redactCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "redact",
+		Usage:       "replace credentials and other secrets in sessions, keeping them valid",
+		ArgsUsage:   "FILE|DIR...",
+		Description: redactHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)"},
@@ -106,7 +125,7 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	if err != nil {
 		return err
 	}
-	files, err := sessionfiles.Expand(args)
+	files, err := redactInputs(opts, args)
 	if err != nil {
 		return err
 	}
@@ -124,25 +143,87 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 			bar.Add(1)
 			continue
 		}
-		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(f.Path))
-		if ns, ok := jsonl.IsNotSession(err); ok {
+		name := r.RedactName(f.Path) // a file named after a secret id is shown redacted
+		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(name))
+		if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
 			if f.Named {
 				bar.Finish()
-				return ns
+				return maskedError(f.Path, name, ns)
 			}
-			rep.skipNotSession(ns)
+			rep.skipNotSession(name, ns)
 			bar.Add(1)
 			continue
 		}
-		if err != nil {
+		if err != nil && (!opts.check || ctx.Err() != nil) {
 			bar.Finish()
-			return withPath(f.Path, err)
+			return maskedError(f.Path, name, err)
 		}
-		rep.done(f.Path, st)
+		rep.done(f.Path, name, st, err)
 		bar.Add(1)
 	}
 	bar.Finish()
+	if opts.inPlace {
+		warnUnredacted(ctx, e, r, args, files)
+	}
 	return rep.finish()
+}
+
+// maskedError prefixes err with the file's name, shown as name.
+func maskedError(path, name string, err error) error {
+	err = withPath(path, err)
+	if name == path {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(describe(err), path, name))
+}
+
+// redactInputs lists the files to read: for --check, every file that may
+// hold session lines (backups and quarantines included, see
+// redact.CheckFiles); otherwise the session files.
+func redactInputs(opts redactOptions, args []string) ([]sessionfiles.File, error) {
+	if !opts.check {
+		return sessionfiles.Expand(args)
+	}
+	paths, err := redact.CheckFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	files := make([]sessionfiles.File, len(paths))
+	for i, p := range paths {
+		files[i] = sessionfiles.File{Path: p, Named: contains(args, p)}
+	}
+	return files, nil
+}
+
+// warnUnredacted names the files under the folders in args that may hold
+// session lines (backups, quarantines), were not redacted in place, and
+// still hold secrets.
+func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, args []string, done []sessionfiles.File) {
+	all, err := redact.CheckFiles(args)
+	if err != nil {
+		return
+	}
+	redacted := map[string]bool{}
+	for _, f := range done {
+		redacted[f.Path] = true
+	}
+	left := 0
+	for _, p := range all {
+		if redacted[p] {
+			continue
+		}
+		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
+		case err != nil:
+			e.warningf("%s may hold session lines and could not be checked", r.RedactName(p))
+			left++
+		case st.Findings > 0:
+			e.warningf("%s holds %d secrets and was not redacted", r.RedactName(p), st.Findings)
+			left++
+		}
+	}
+	if left > 0 {
+		e.hintf("remove or redact them before sharing; 'pitool redact --check %s' lists them", r.RedactName(strings.Join(args, " ")))
+	}
 }
 
 func (o redactOptions) validate(args []string) error {
@@ -199,7 +280,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 	case o.inPlace:
 		st, backup, err := r.ReplaceFile(ctx, f.Path, o.replace, onFinding)
 		if backup != "" {
-			fmt.Fprintf(e.stderr, "pitool: %s: the original, with its secrets, is kept as %s\n", f.Path, backup)
+			e.warningf("%s: the original, with its secrets, is kept as %s", f.Path, backup)
 		}
 		return st, err
 	}
@@ -208,7 +289,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 			return redact.Stats{}, err
 		}
 	}
-	out, err := outputPath(o.out, args, f)
+	out, err := outputPath(o.out, args, f, r.RedactName)
 	if err != nil {
 		return redact.Stats{}, err
 	}
@@ -222,8 +303,9 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 }
 
 // outputPath is where f goes: out itself for a single named input,
-// otherwise out/<path relative to the folder it was found in>.
-func outputPath(out string, args []string, f sessionfiles.File) (string, error) {
+// otherwise out/<path relative to the folder it was found in>, redacted by
+// name (a copy is not named after a secret id).
+func outputPath(out string, args []string, f sessionfiles.File, name func(string) string) (string, error) {
 	if len(args) == 1 && f.Named && !isDir(out) {
 		return out, nil
 	}
@@ -234,7 +316,7 @@ func outputPath(out string, args []string, f sessionfiles.File) (string, error) 
 			break
 		}
 	}
-	dest := filepath.Join(out, rel)
+	dest := filepath.Join(out, name(rel))
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
 		return "", err
 	}
@@ -273,8 +355,10 @@ func contains(list []string, s string) bool {
 type redactReport struct {
 	e       *env
 	opts    redactOptions
+	strays  int                // findings in files whose name is not a session's
 	Files   []redactFileReport `json:"files"`
 	Total   int                `json:"findings"`
+	Failed  int                `json:"failed"`
 	ByRule  map[string]int     `json:"byRule"`
 	ByEntry map[string]int     `json:"byEntryType"`
 }
@@ -285,6 +369,7 @@ type redactFileReport struct {
 	Lines        int              `json:"lines"`
 	ChangedLines int              `json:"changedLines"`
 	Findings     []redact.Finding `json:"items"`
+	Error        string           `json:"error,omitempty"`
 }
 
 func newRedactReport(e *env, opts redactOptions) *redactReport {
@@ -297,6 +382,9 @@ func (rep *redactReport) add(path string) func(redact.Finding) {
 	fr := &rep.Files[len(rep.Files)-1]
 	return func(f redact.Finding) {
 		rep.Total++
+		if !sessionfiles.IsSessionName(filepath.Base(path)) {
+			rep.strays++
+		}
 		rep.ByRule[f.Rule]++
 		rep.ByEntry[entryTypeName(f.EntryType)]++
 		if rep.opts.report == "json" {
@@ -337,11 +425,21 @@ func orDash(s string) string {
 	return s
 }
 
-func (rep *redactReport) done(path string, st redact.Stats) {
+// done records one file's counts, or the error that stopped it (--check
+// goes on with the next file and fails at the end).
+func (rep *redactReport) done(path, name string, st redact.Stats, err error) {
 	fr := &rep.Files[len(rep.Files)-1]
 	fr.Lines, fr.ChangedLines = st.Lines, st.ChangedLines
+	if err != nil {
+		rep.Failed++
+		fr.Error = strings.ReplaceAll(fileError(path, err), path, name)
+		rep.e.errorf("%s", fr.Error)
+	}
 	if st.TextLines > 0 {
-		rep.e.warningf("%s: %d lines are not JSON and were redacted as plain text", path, st.TextLines)
+		rep.e.warningf("%s: %d lines are not JSON and were redacted as plain text", name, st.TextLines)
+	}
+	if name != path && rep.opts.inPlace {
+		rep.e.warningf("%s: the file name holds a secret and was kept; rename the file before sharing", name)
 	}
 }
 
@@ -354,6 +452,9 @@ func (rep *redactReport) finish() error {
 		}
 	} else {
 		rep.summary(rep.e.stderr)
+	}
+	if rep.Failed > 0 {
+		return fmt.Errorf("%d of %d files could not be read to the end", rep.Failed, len(rep.Files))
 	}
 	if rep.opts.check && rep.Total > 0 {
 		return &findingsError{fmt.Sprintf("%d secrets found", rep.Total)}
@@ -387,5 +488,8 @@ func (rep *redactReport) summary(w io.Writer) {
 	}
 	if rep.opts.check && rep.Total > 0 {
 		rep.e.hintf("run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
+	}
+	if rep.opts.check && rep.strays > 0 {
+		rep.e.hintf("%d are in backups, quarantines or other files that are not sessions: remove them before sharing", rep.strays)
 	}
 }

@@ -67,9 +67,10 @@ func nightlyGate(r fileReport) (fileReport, bool) {
 	return r, true
 }
 
-// skipNotSession takes back the report of the file just added, which is not a Pi
-// session and was left alone, and lists it as skipped.
-func (rep *redactReport) skipNotSession(ns *jsonl.NotSessionError) {
+// skipNotSession takes back the report of the file just added, which is not a
+// Pi session and was left alone, and lists it as skipped under name (its
+// path, redacted when it holds a secret).
+func (rep *redactReport) skipNotSession(name string, ns *jsonl.NotSessionError) {
 	rep.Files = rep.Files[:len(rep.Files)-1]
-	rep.skip(ns.File, ns.Describe())
+	rep.skip(name, ns.Describe())
 }

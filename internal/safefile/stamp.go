@@ -15,7 +15,7 @@ import (
 var ErrChanged = errors.New("file changed since it was read")
 
 // ErrRecentlyModified means the file was modified too recently to be safe.
-var ErrRecentlyModified = errors.New("file was modified recently and may belong to a live Pi session")
+var ErrRecentlyModified = errors.New("it may belong to a live Pi session")
 
 // IdleTime is how long a file must have been left alone before an in-place
 // command (repair, redact) rewrites it without --force: a file changed more
@@ -92,7 +92,7 @@ func CheckIdle(path string, idle time.Duration) error {
 		return err
 	}
 	if age := time.Since(s.ModTime); age < idle {
-		return fmt.Errorf("%s (modified %s ago, less than %s): %w", path, age.Round(time.Second), idle, ErrRecentlyModified)
+		return fmt.Errorf("%s: modified %s ago (within %s): %w", path, age.Round(time.Second), idle, ErrRecentlyModified)
 	}
 	return nil
 }

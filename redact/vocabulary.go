@@ -1,0 +1,43 @@
+package redact
+
+// piVocabulary lists the keys and enumeration values of Pi's session
+// format, which fill most strings of a session. New scans each once under
+// the run's rules: those with no finding are never scanned again, which
+// changes no result (a string's findings depend on the string alone) and
+// saves the prefilter hits of words such as "totalTokens".
+var piVocabulary = []string{
+	// keys
+	"api", "arguments", "cacheRead", "cacheWrite", "cancelled", "command", "content", "cost",
+	"customType", "cwd", "data", "description", "details", "display", "durationMs", "errorMessage",
+	"excludeFromContext", "exitCode", "firstKeptEntryId", "fromHook", "fromId", "fullOutputPath", "id",
+	"input", "isError", "kind", "label", "message", "mimeType", "model", "modelId", "modifiedFiles",
+	"name", "output", "parameters", "parentId", "parentSession", "partialJson", "path", "properties",
+	"provider", "readFiles", "redacted", "replacement", "required", "responseId", "responseModel", "role",
+	"sections", "stopReason", "summary", "systemMessage", "targetId", "text", "textSignature", "thinking",
+	"thinkingLevel", "thinkingSignature", "thoughtSignature", "timestamp", "tokensBefore", "toolCallId",
+	"toolName", "tools", "toolsAdded", "toolsRemoved", "total", "totalTokens", "truncated", "type",
+	"usage", "version",
+	// entry, block and message types, roles, stop reasons, levels, apis
+	"session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary",
+	"custom", "custom_message", "label", "session_info", "context_edit", "user", "assistant",
+	"toolResult", "bashExecution", "branchSummary", "compactionSummary", "system", "toolCall",
+	"image", "stop", "length", "toolUse", "error", "aborted", "off", "minimal", "low", "medium", "high",
+	"xhigh", "anthropic", "openai", "google", "anthropic-messages", "openai-completions",
+	"openai-responses", "google-generative-ai", "image/png", "image/jpeg", "image/gif", "image/webp",
+	"object", "string", "number", "boolean", "array",
+}
+
+// maxWord bounds the words of piVocabulary, so that longer strings skip
+// the lookup.
+const maxWord = 24
+
+// cleanWords returns the words of piVocabulary in which sc finds nothing.
+func cleanWords(sc *scanner) map[string]bool {
+	clean := make(map[string]bool, len(piVocabulary))
+	for _, w := range piVocabulary {
+		if len(w) <= maxWord && len(sc.scanText([]byte(w))) == 0 {
+			clean[w] = true
+		}
+	}
+	return clean
+}
