@@ -133,6 +133,9 @@ const statusInterrupted compactor.Status = "interrupted"
 // compactTarget compacts one file, unless it is reached through a symlink
 // that leads out of the folder named, which is never written through.
 func compactTarget(ctx context.Context, run *compactRun, t target) compactor.Outcome {
+	if t.special != nil {
+		return compactor.Outcome{File: t.path, Status: compactor.Skipped, Reason: t.special.Describe(), Err: t.special}
+	}
 	if t.outside && !run.opts.Plan {
 		return compactor.Outcome{File: t.path, Status: compactor.Skipped, Reason: outsideReason(t.root)}
 	}

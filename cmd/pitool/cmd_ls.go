@@ -77,7 +77,7 @@ func listSessions(c *cli.Context, e *env, dir string) ([]*jsonl.Info, []*jsonl.N
 		if err := c.Context.Err(); err != nil {
 			return nil, nil, err
 		}
-		info, err := sessionInfo(&quiet, f.Path)
+		info, err := lsInfo(&quiet, f)
 		if ns, ok := jsonl.IsNotSession(err); ok {
 			noteSkipped(e, ns)
 			skips = append(skips, ns)
@@ -147,4 +147,12 @@ func ago(iso string) string {
 		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 	}
 	return t.Format("2006-01-02")
+}
+
+// lsInfo summarises one file of the listing; a special file is not opened.
+func lsInfo(e *env, f sessionfiles.File) (*jsonl.Info, error) {
+	if ns := f.NotRegular(); ns != nil {
+		return nil, ns
+	}
+	return sessionInfo(e, f.Path)
 }

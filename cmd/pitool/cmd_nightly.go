@@ -155,6 +155,10 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 // --dry-run: what it would do).
 func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	r := fileReport{file: t.path}
+	if t.special != nil {
+		r.notSession = t.special
+		return r.did(actSkipped, t.special.Describe())
+	}
 	if t.outside {
 		return r.did(actSkipped, outsideReason(run.dir))
 	}

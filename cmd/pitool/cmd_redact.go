@@ -144,6 +144,12 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 			continue
 		}
 		name := r.RedactName(f.Path) // a file named after a secret id is shown redacted
+		if ns := f.NotRegular(); ns != nil && !opts.check {
+			rep.add(name)
+			rep.skipNotSession(name, ns)
+			bar.Add(1)
+			continue
+		}
 		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(name))
 		if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
 			if f.Named {

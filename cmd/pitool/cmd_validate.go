@@ -95,6 +95,9 @@ type valTarget struct {
 	path  string
 	named bool // named by the user, not found in a folder
 	err   error
+	// special is set for a file found in a folder that is not a regular
+	// file: it is listed as skipped and never opened.
+	special *jsonl.NotSessionError
 }
 
 // expandTargets lists the session files of every path (folders searched
@@ -108,7 +111,7 @@ func expandTargets(paths []string) []valTarget {
 			continue
 		}
 		for _, f := range files {
-			out = append(out, valTarget{path: f.Path, named: f.Named})
+			out = append(out, valTarget{path: f.Path, named: f.Named, special: f.NotRegular()})
 		}
 	}
 	return out
@@ -140,9 +143,17 @@ func noteUnreadable(e *env, opts validateOptions, path string, err error, t *val
 	return nil
 }
 
+// validateFile validates one target; a special file is not opened.
+func validateFile(c *cli.Context, e *env, opts validateOptions, tg valTarget) (*repair.Report, error) {
+	if tg.special != nil {
+		return nil, tg.special
+	}
+	return repair.ValidateFile(c.Context, tg.path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
+}
+
 func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
 	path := tg.path
-	rep, err := repair.ValidateFile(c.Context, path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
+	rep, err := validateFile(c, e, opts, tg)
 	if c.Context.Err() != nil {
 		return c.Context.Err()
 	}

@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 )
 
 // target is one file a batch command works on.
 type target struct {
 	path    string
-	idle    time.Duration // --min-idle that applies to it
-	outside bool          // found through a symlink that leads out of the named folder
-	root    string        // the path named that it was found under
-	named   bool          // named on the command line, not found in a folder
+	idle    time.Duration          // --min-idle that applies to it
+	outside bool                   // found through a symlink that leads out of the named folder
+	root    string                 // the path named that it was found under
+	named   bool                   // named on the command line, not found in a folder
+	special *jsonl.NotSessionError // found in a folder, not a regular file: never opened
 }
 
 // batchTargets expands paths into the files of this shard. Files named on the
@@ -39,7 +41,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 			if set {
 				idle = minIdle
 			}
-			out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: p})
+			out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: p, special: f.NotRegular()})
 		}
 	}
 	return out, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -15,7 +16,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts runs the CLI stories in testdata/script/*.txtar. $CORPUS points
-// at the committed copies of the shared corpus in testdata/corpus.
+// at the committed copies of the shared corpus in testdata/corpus. The
+// condition [root] holds when the tests run as root (device nodes, owners).
 func TestScripts(t *testing.T) {
 	corpus, err := os.Getwd()
 	if err != nil {
@@ -27,6 +29,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CORPUS", corpus+"/../../testdata/corpus")
 			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")
 			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/pitool/pitool/jsonl"
 )
 
 // Suffixes are the file name endings that mark a session file in a folder.
@@ -32,6 +34,33 @@ type File struct {
 	// following symlinks, lies outside the folder the user named. Such a file
 	// is read, but commands that write must not write through the link.
 	Outside bool
+	// Special names what a file found in a folder is when it carries a
+	// session's name but is not a regular file ("a FIFO", "a device", "a
+	// socket"). It is never opened: reading a FIFO blocks, and no command
+	// may write to one in a folder. Commands list it as skipped.
+	Special string
+}
+
+// NotRegular returns the reason a Special file is skipped, as the
+// *jsonl.NotSessionError every folder command already lists, or nil.
+func (f File) NotRegular() *jsonl.NotSessionError {
+	if f.Special == "" {
+		return nil
+	}
+	return &jsonl.NotSessionError{File: f.Path, Reason: f.Special + ", not a regular file"}
+}
+
+// specialKind names a mode that is neither a folder nor a regular file.
+func specialKind(mode os.FileMode) string {
+	switch {
+	case mode&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case mode&os.ModeSocket != 0:
+		return "a socket"
+	case mode&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
 }
 
 // Expand turns paths (files, folders and "-") into session files, folders
@@ -138,6 +167,8 @@ func (w *walker) entry(path string, d os.DirEntry, outside bool, depth int) erro
 		return w.dir(path, outside, depth+1)
 	case mode.IsRegular() && IsSessionName(d.Name()):
 		return w.file(path, outside)
+	case IsSessionName(d.Name()):
+		w.out = append(w.out, File{Path: path, Outside: outside, Special: specialKind(mode)})
 	}
 	return nil
 }
@@ -157,6 +188,8 @@ func (w *walker) follow(l link) error {
 		return w.dir(l.path, outside, l.depth+1)
 	case mode.IsRegular() && IsSessionName(l.d.Name()):
 		return w.file(l.path, outside)
+	case IsSessionName(l.d.Name()):
+		w.out = append(w.out, File{Path: l.path, Outside: outside, Special: specialKind(mode)})
 	}
 	return nil
 }
