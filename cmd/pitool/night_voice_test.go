@@ -77,3 +77,40 @@ func runAsNobody(t *testing.T, bin string, args ...string) string {
 	}
 	return stderr.String()
 }
+
+// TestDescriptorOutputAsNobody writes -o /dev/stdout and --report
+// /dev/stdout as an unprivileged user whose standard output is a pipe that
+// root made: pitool writes through the descriptor it holds instead of
+// opening the pipe again by name, which the kernel refuses.
+func TestDescriptorOutputAsNobody(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to switch to an unprivileged user")
+	}
+	pitool, err := exec.LookPath("pitool")
+	if err != nil {
+		t.Skip("pitool command not set up:", err)
+	}
+	dir := worldTempDir(t)
+	bin := filepath.Join(dir, "pitool")
+	copyFile(t, pitool, bin, 0o755)
+	sessions := filepath.Join(dir, "sessions", "--p--")
+	if err := os.MkdirAll(sessions, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../../testdata/corpus/v3/linear.jsonl", filepath.Join(sessions, "a.jsonl"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "md", filepath.Join(sessions, "a.jsonl"), "-o", "/dev/stdout"}, "# "},
+		{[]string{"nightly", "--min-idle", "0", "--report", "/dev/stdout", filepath.Dir(sessions)}, `{"dir":`},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil || !strings.HasPrefix(stdout.String(), c.want) {
+			t.Errorf("pitool %s: %v, stdout starts %.40q, stderr %s", strings.Join(c.args, " "), err, stdout.String(), stderr.String())
+		}
+	}
+}

@@ -395,11 +395,11 @@ func TestResolveStopsAtDescriptorPaths(t *testing.T) {
 		t.Errorf("resolve = %q, %v", got, err)
 	}
 	for _, p := range []string{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/2"} {
-		if !isFdPath(p) {
+		if !isFd(p) {
 			t.Errorf("%s is not taken for a descriptor", p)
 		}
 	}
-	if isFdPath("/dev/shm/x.jsonl") {
+	if isFd("/dev/shm/x.jsonl") {
 		t.Error("/dev/shm/x.jsonl taken for a descriptor")
 	}
 }

@@ -7,7 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // ErrNotRegular means an in-place command was given something that is not a
@@ -34,8 +37,8 @@ func WriteFile(path string, opts Options, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	if isFdPath(target) {
-		return writeDirect(target, os.O_APPEND, write)
+	if fd, ok := fdOf(target); ok {
+		return writeDescriptor(fd, target, write)
 	}
 	info, err := os.Stat(target)
 	switch {
@@ -61,18 +64,39 @@ func WriteFile(path string, opts Options, write func(io.Writer) error) error {
 	return writeAtomic(target, own, opts.NoClobber, write)
 }
 
-// isFdPath reports whether path names one of the process's descriptors
-// (/dev/stdout, /dev/fd/1, /proc/self/fd/1), which is written through, never
-// resolved: its link target may be a pipe, not a path.
-func isFdPath(path string) bool {
+// fdOf returns the descriptor a path names when it names one of the
+// process's own (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N). Such
+// a path is written through, never resolved: its link target may be a pipe,
+// not a path.
+func fdOf(path string) (int, bool) {
 	p := filepath.Clean(path)
-	switch {
-	case p == "/dev/stdout" || p == "/dev/stderr":
-		return true
-	case strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/"):
-		return true
+	switch p {
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
 	}
-	return false
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if n, ok := strings.CutPrefix(p, dir); ok {
+			fd, err := strconv.Atoi(n)
+			return fd, err == nil && fd >= 0
+		}
+	}
+	return 0, false
+}
+
+// writeDescriptor writes into a descriptor the process already holds,
+// through a duplicate, so that a pipe or terminal inherited from a shell run
+// by another user is written without opening it again by name (which the
+// kernel may refuse: the pipe belongs to that user). A descriptor that is not
+// open is opened by name instead.
+func writeDescriptor(fd int, path string, write func(io.Writer) error) error {
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return writeDirect(path, os.O_APPEND, write)
+	}
+	f := os.NewFile(uintptr(dup), path)
+	return writeInto(f, path, write)
 }
 
 // writeDirect opens an existing non-regular file for writing and writes into it.
@@ -81,8 +105,13 @@ func writeDirect(path string, flag int, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	return writeInto(f, path, write)
+}
+
+// writeInto writes what write produces into f, buffered, and closes f.
+func writeInto(f *os.File, path string, write func(io.Writer) error) error {
 	bw := bufio.NewWriterSize(f, 64<<10)
-	err = write(bw)
+	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -153,7 +182,7 @@ func writeBuffered(f *os.File, write func(io.Writer) error) error {
 func resolve(path string) (string, error) {
 	for range maxLinks {
 		info, err := os.Lstat(path)
-		if err != nil || info.Mode()&os.ModeSymlink == 0 || isFdPath(path) {
+		if err != nil || info.Mode()&os.ModeSymlink == 0 || isFd(path) {
 			return path, nil
 		}
 		dest, err := os.Readlink(path)
@@ -178,4 +207,10 @@ func syncDir(dir string) error {
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
 	return nil
+}
+
+// isFd reports whether path names one of the process's descriptors.
+func isFd(path string) bool {
+	_, ok := fdOf(path)
+	return ok
 }
