@@ -7,7 +7,6 @@ require (
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/coregx/ahocorasick v0.3.1
 	github.com/goccy/go-json v0.10.5
-	github.com/gofrs/flock v0.13.2
 	github.com/google/uuid v1.6.0
 	github.com/klauspost/compress v1.20.4
 	github.com/microcosm-cc/bluemonday v1.0.27
