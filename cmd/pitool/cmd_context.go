@@ -62,7 +62,7 @@ func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) er
 // skips or no header, since the output then silently lacks them, as in Pi.
 func noteDamage(e *env, file string, ix *jsonl.Index) {
 	var problems []string
-	if n := len(ix.Skipped); n > 0 {
+	if n := ix.SkippedCount; n > 0 {
 		problems = append(problems, fmt.Sprintf("%d line(s) are not JSON objects and were skipped, as Pi skips them", n))
 	}
 	if !ix.HasHeader {
