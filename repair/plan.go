@@ -295,7 +295,7 @@ var lineFixMessages = map[string]string{
 	"line.crlf":         "turned the CRLF line endings into LF",
 	"line.nul":          "removed the NUL bytes",
 	"line.invalid-utf8": "replaced the invalid UTF-8 with U+FFFD, as Pi reads it",
-	"line.blank":        "dropped the blank line",
+	"line.blank":        "dropped",
 	"line.unterminated": "added the missing final newline",
 	"line.joined":       "split the joined entries onto lines of their own",
 	"line.truncated":    "moved the torn entry to the quarantine",

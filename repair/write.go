@@ -107,13 +107,16 @@ func (w *writer) copyRange(from, to int64) error {
 // rewriteLine writes the objects of a visited line and sends its junk to the
 // quarantine.
 func (w *writer) rewriteLine(l lineRec) error {
+	if l.lines > 1 {
+		return w.rewriteRun(l)
+	}
 	raw, err := w.pl.readLine(l)
 	if err != nil {
 		return err
 	}
 	analyse(&w.p, raw, &w.a)
 	if len(w.a.segs) == 0 {
-		return w.wholeLine(l, raw)
+		return w.wholeLine(raw)
 	}
 	for _, pc := range w.a.junk {
 		if err := w.quarantine(w.a.text[pc.start:pc.end]); err != nil {
@@ -129,9 +132,30 @@ func (w *writer) rewriteLine(l lineRec) error {
 	return nil
 }
 
+// rewriteRun rewrites a run of lines without objects, one line at a time:
+// blank lines are dropped and the others go to the quarantine as they are.
+func (w *writer) rewriteRun(run lineRec) error {
+	sc := jsonl.NewScanner(io.NewSectionReader(w.pl.ra, run.off, int64(run.len)), w.pl.a.m.name)
+	for sc.Scan() {
+		l := sc.Line()
+		raw := l.Bytes
+		if l.BOM && run.num > 1 { // only the file's first line has a byte-order mark
+			raw = append(append([]byte(nil), bom...), raw...)
+		}
+		analyse(&w.p, raw, &w.a)
+		if err := w.wholeLine(raw); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read back lines %d to %d: %w", run.num, run.num+run.lines-1, err)
+	}
+	return nil
+}
+
 // wholeLine handles a line without any object: blank and NUL-only lines are
 // dropped, anything else goes to the quarantine exactly as it was.
-func (w *writer) wholeLine(l lineRec, raw []byte) error {
+func (w *writer) wholeLine(raw []byte) error {
 	if w.a.blank {
 		return nil
 	}
