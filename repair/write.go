@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -38,7 +39,10 @@ type writer struct {
 // write writes the output from byte from of the input on (the bytes before
 // it were already copied).
 func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from, size int64) (*writer, error) {
-	w := &writer{pl: pl, out: out, q: q, copied: from}
+	w := &writer{pl: pl, out: out, copied: from}
+	if q != nil {
+		w.q = bufio.NewWriterSize(q, 64<<10) // one write per quarantined line would be a syscall each
+	}
 	if pl.header != nil {
 		if err := out.WriteLine(pl.header); err != nil {
 			return nil, err
@@ -57,7 +61,13 @@ func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from,
 		}
 		pos = l.off + int64(l.len)
 	}
-	return w, w.copyRange(pos, size)
+	if err := w.copyRange(pos, size); err != nil {
+		return nil, err
+	}
+	if bq, ok := w.q.(*bufio.Writer); ok {
+		return w, bq.Flush()
+	}
+	return w, nil
 }
 
 // cleanPrefix is how many bytes at the start of the input the output keeps
