@@ -34,7 +34,10 @@ func (r *Redactor) Stream(ctx context.Context, in io.Reader, name string, out io
 			return st, err
 		}
 		l := sc.Line()
-		red, findings, err := r.RedactLine(l.Bytes)
+		red, findings, err := l.Bytes, []Finding(nil), error(nil)
+		if len(l.Bytes) > 0 { // a blank line holds nothing to redact
+			red, findings, err = r.RedactLine(l.Bytes)
+		}
 		st.add(l, red, findings, err)
 		for _, f := range findings {
 			if onFinding != nil {
@@ -87,8 +90,18 @@ func writeFramed(out io.Writer, l jsonl.Line, red []byte) error {
 }
 
 // RedactFile redacts the session file path ("-" for stdin) to out, which is
-// compressed like the input; out nil only checks.
+// compressed like the input (what an in-place rewrite needs); out nil only
+// checks.
 func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, error) {
+	return r.RedactFileTo(ctx, path, stdin, out, keepCompression, onFinding)
+}
+
+// keepCompression asks RedactFileTo to write the input's own compression.
+const keepCompression jsonl.Compression = -1
+
+// RedactFileTo is RedactFile writing out with compression comp: for an
+// output the user names, jsonl.CompressionForName of that name.
+func (r *Redactor) RedactFileTo(ctx context.Context, path string, stdin io.Reader, out io.Writer, comp jsonl.Compression, onFinding func(Finding)) (Stats, error) {
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
 		return Stats{}, err
@@ -97,7 +110,10 @@ func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader,
 	if out == nil {
 		return r.Stream(ctx, src.Reader(), path, nil, onFinding)
 	}
-	w, err := jsonl.NewWriter(out, src.Compression)
+	if comp == keepCompression {
+		comp = src.Compression
+	}
+	w, err := jsonl.NewWriter(out, comp)
 	if err != nil {
 		return Stats{}, err
 	}

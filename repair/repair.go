@@ -182,13 +182,14 @@ func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, stamp 
 	}
 	write := func(w io.Writer, q io.Writer) error {
 		var from int64
-		if src.Compression == jsonl.Plain {
+		comp := outputCompression(src, res.Output, opts)
+		if src.Compression == jsonl.Plain && comp == jsonl.Plain {
 			var err error
 			if from, err = pl.copyPrefix(w); err != nil {
 				return err
 			}
 		}
-		out, err := jsonl.NewWriter(w, src.Compression)
+		out, err := jsonl.NewWriter(w, comp)
 		if err != nil {
 			return err
 		}
@@ -222,6 +223,15 @@ func commit(res *Result, path string, stamp safefile.Stamp, opts Options, write 
 		return output(nil)
 	}
 	return safefile.Create(res.Quarantine, output)
+}
+
+// outputCompression is the output's format: in place, the input's own
+// (whatever its name says); otherwise the one the output's name asks for.
+func outputCompression(src *jsonl.Source, output string, opts Options) jsonl.Compression {
+	if opts.InPlace {
+		return src.Compression
+	}
+	return jsonl.CompressionForName(output)
 }
 
 func outputName(path string, opts Options) string {

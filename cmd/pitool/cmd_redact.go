@@ -11,6 +11,7 @@ import (
 
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
 )
@@ -179,7 +180,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 	var st redact.Stats
 	err = writeOutput(e, out, inputPaths(args), func(w io.Writer) error {
 		var err error
-		st, err = r.RedactFile(ctx, f.Path, e.stdin, w, onFinding)
+		st, err = r.RedactFileTo(ctx, f.Path, e.stdin, w, jsonl.CompressionForName(out), onFinding)
 		return err
 	})
 	return st, err
