@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +46,15 @@ type Source struct {
 	spool  *os.File // temporary decompressed copy, removed on Close
 	reader io.Reader
 	closer io.Closer
+	torn   bool // the compressed stream ended early
 }
+
+// Truncated reports whether the compressed stream ended early, as a crash
+// while it was written leaves it: the stream read so far gave every byte
+// the decompressor could recover (what gzip -dc prints) and then ended as
+// if the file ended there. It is known once the stream has been read to its
+// end (after ReaderAt, or after Reader returned io.EOF).
+func (s *Source) Truncated() bool { return s.torn }
 
 // Open opens a session file by name, "-" meaning stdin. Compression is detected
 // by magic bytes, never by the file name.
@@ -89,11 +98,14 @@ func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
 		}
 		s.Compression, s.reader = Gzip, zr
 	case bytes.HasPrefix(magic, zstdMagic):
-		zr, err := zstd.NewReader(br)
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, &PosError{File: name, Err: fmt.Errorf("zstd: %w", err)}
 		}
 		s.Compression, s.reader = Zstd, zr.IOReadCloser()
+	}
+	if s.Compression != Plain {
+		s.reader = &inflated{src: s, r: s.reader, limit: decompressLimit(size)}
 	}
 	return s, nil
 }
@@ -119,7 +131,7 @@ func (s *Source) ReaderAt() (io.ReaderAt, error) {
 	os.Remove(tmp.Name()) // the open handle keeps the data until Close
 	if _, err := io.Copy(tmp, s.reader); err != nil {
 		tmp.Close()
-		return nil, &PosError{File: s.Name, Err: fmt.Errorf("spool: %w", err)}
+		return nil, spoolError(s.Name, err)
 	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		tmp.Close()
@@ -128,6 +140,16 @@ func (s *Source) ReaderAt() (io.ReaderAt, error) {
 	s.spool = tmp
 	s.reader = bufio.NewReaderSize(tmp, 64<<10)
 	return tmp, nil
+}
+
+// spoolError names what went wrong while a compressed stream was copied
+// to its temporary file.
+func spoolError(name string, err error) error {
+	var pe *PosError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &PosError{File: name, Err: fmt.Errorf("decompress: %w", err)}
 }
 
 // Close releases the file and any spool.
