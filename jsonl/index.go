@@ -49,6 +49,9 @@ type Index struct {
 	// header after the first; only the first few are kept with their positions,
 	// so lines that are not entries cost the index nothing but these counters.
 	SkippedCount, ExtraHeadCount int
+	// Truncated is set when the compressed stream ended early
+	// (Source.Truncated): the index holds the lines it yielded.
+	Truncated bool
 
 	nodes       []node
 	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one
@@ -82,6 +85,7 @@ func BuildIndex(src *Source) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	ix.Truncated = src.Truncated()
 	ix.link()
 	return ix, nil
 }

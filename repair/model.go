@@ -109,6 +109,7 @@ type model struct {
 	parsed  int
 	crlf    int
 	blanks  blankRun
+	torn    bool // the compressed stream ended early: the output must be rewritten whole
 	seed    maphash.Seed
 	ra      io.ReaderAt // the input, when it can be read again: hashes are then taken only when needed
 }

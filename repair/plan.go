@@ -287,7 +287,7 @@ func (pl *plan) planLines() {
 }
 
 // changed reports whether the output differs from the input.
-func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 }
+func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 || pl.a.m.torn }
 
 // lineFixMessages says what repair does about each kind of damaged line.
 var lineFixMessages = map[string]string{

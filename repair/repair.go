@@ -160,7 +160,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	_, a, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), ValidateOptions{MaxPerCode: MaxFixesPerCode})
+	_, a, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), ValidateOptions{MaxPerCode: MaxFixesPerCode, truncated: src.Truncated})
 	if err != nil {
 		return nil, err
 	}

@@ -68,6 +68,9 @@ func noteDamage(e *env, file string, ix *jsonl.Index) {
 	if !ix.HasHeader {
 		problems = append(problems, "it has no session header (Pi refuses to open it)")
 	}
+	if ix.Truncated {
+		problems = append(problems, "the compressed file is truncated (a crash while it was written?); only the lines it yields were read")
+	}
 	if len(problems) > 0 {
 		fmt.Fprintf(e.stderr, "pitool: note: %s: %s; run 'pitool validate %s'\n", file, strings.Join(problems, "; "), file)
 	}
