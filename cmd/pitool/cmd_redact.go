@@ -45,7 +45,8 @@ Ids, parents, types and every line without a finding stay byte-identical.
    pitool redact -o OUTDIR DIR          redacted copies under OUTDIR
    pitool redact --in-place FILE...     replace files, keeping FILE.bak
 
-Output keeps the input's compression.
+An output's name sets its format: .gz is gzip, .zst zstd, anything else
+(stdout too) plain; --in-place keeps each file's own format.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
 value. --rules takes a gitleaks-style TOML or JSON file of extra [[rules]]
