@@ -37,9 +37,12 @@ const maxZstdWindow = 128 << 20
 // more than its limit.
 var ErrDecompressionLimit = errors.New("over the decompression limit")
 
-// limit is how far one compressed stream may inflate.
+// limit is how far one compressed stream may inflate: a fixed number of
+// bytes, or (ratio set) ratio times the compressed bytes read so far plus
+// ratioFreeBytes, for standard input, whose size is not known.
 type limit struct {
 	bytes  int64
+	ratio  bool
 	reason string // how the limit came about, for the error
 }
 
@@ -48,32 +51,57 @@ type limit struct {
 func decompressLimit(size int64) limit {
 	if v := os.Getenv(DecompressLimitEnv); v != "" {
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 {
-			return limit{n, "set by " + DecompressLimitEnv}
+			return limit{bytes: n, reason: "set by " + DecompressLimitEnv}
 		}
 	}
-	if size >= 0 && ratioFreeBytes+size*MaxCompressionRatio < MaxDecompressedBytes {
-		return limit{ratioFreeBytes + size*MaxCompressionRatio, fmt.Sprintf("%d times its %d bytes on disk plus %d MiB; set %s=BYTES to raise it", MaxCompressionRatio, size, ratioFreeBytes>>20, DecompressLimitEnv)}
+	raise := fmt.Sprintf("; set %s=BYTES to raise it", DecompressLimitEnv)
+	switch {
+	case size < 0:
+		return limit{bytes: MaxDecompressedBytes, ratio: true, reason: fmt.Sprintf("%d times the compressed bytes read plus %d MiB", MaxCompressionRatio, ratioFreeBytes>>20) + raise}
+	case ratioFreeBytes+size*MaxCompressionRatio < MaxDecompressedBytes:
+		return limit{bytes: ratioFreeBytes + size*MaxCompressionRatio, reason: fmt.Sprintf("%d times its %d bytes on disk plus %d MiB", MaxCompressionRatio, size, ratioFreeBytes>>20) + raise}
 	}
-	return limit{MaxDecompressedBytes, fmt.Sprintf("jsonl.MaxDecompressedBytes; set %s=BYTES to raise it", DecompressLimitEnv)}
+	return limit{bytes: MaxDecompressedBytes, reason: "jsonl.MaxDecompressedBytes" + raise}
+}
+
+// at returns the limit once compressed bytes have been read.
+func (l limit) at(compressed int64) int64 {
+	if !l.ratio {
+		return l.bytes
+	}
+	return min(l.bytes, ratioFreeBytes+compressed*MaxCompressionRatio)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // inflated is a decompressor's stream with its limit enforced and an early
 // end of the compressed stream turned into a clean end, noted on the source.
 type inflated struct {
-	src   *Source
-	r     io.Reader
-	n     int64
-	limit limit
+	src        *Source
+	r          io.Reader
+	n          int64
+	limit      limit
+	compressed *countingReader // the compressed bytes read
 }
 
 func (z *inflated) Read(p []byte) (int, error) {
-	if rest := z.limit.bytes + 1 - z.n; int64(len(p)) > rest {
-		p = p[:rest] // one byte more than allowed shows the stream goes on
+	if rest := z.limit.at(z.compressed.n) + 1 - z.n; int64(len(p)) > rest {
+		p = p[:max(rest, 1)] // one byte more than allowed shows the stream goes on
 	}
 	n, err := z.r.Read(p)
 	z.n += int64(n)
-	if z.n > z.limit.bytes {
-		return 0, &PosError{File: z.src.Name, Offset: z.limit.bytes, Err: fmt.Errorf("decompresses to more than %d bytes (%w: %s)", z.limit.bytes, ErrDecompressionLimit, z.limit.reason)}
+	if lim := z.limit.at(z.compressed.n); z.n > lim {
+		return 0, &PosError{File: z.src.Name, Offset: lim, Err: fmt.Errorf("decompresses to more than %d bytes (%w: %s)", lim, ErrDecompressionLimit, z.limit.reason)}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		z.src.torn = true

@@ -133,3 +133,21 @@ func writeTemp(t *testing.T, data []byte) string {
 	os.WriteFile(path, data, 0o644)
 	return path
 }
+
+// TestDecompressionBombOnStdin: on standard input, whose size is unknown,
+// the ratio applies to the compressed bytes read so far.
+func TestDecompressionBombOnStdin(t *testing.T) {
+	f, err := os.Open(bomb(t, Gzip, 2048))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	src, err := Open(StdinName, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := io.Copy(io.Discard, src.Reader()); !errors.Is(err, ErrDecompressionLimit) || !strings.Contains(err.Error(), "times the compressed bytes read") {
+		t.Fatalf("stdin bomb: %v", err)
+	}
+}

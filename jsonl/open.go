@@ -87,7 +87,8 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 }
 
 func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
-	br := bufio.NewReaderSize(rc, 64<<10)
+	counted := &countingReader{r: rc}
+	br := bufio.NewReaderSize(counted, 64<<10)
 	magic, _ := br.Peek(4)
 	s := &Source{Name: name, Size: size, closer: rc, reader: br}
 	switch {
@@ -105,14 +106,28 @@ func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
 		s.Compression, s.reader = Zstd, zr.IOReadCloser()
 	}
 	if s.Compression != Plain {
-		s.reader = &inflated{src: s, r: s.reader, limit: decompressLimit(size)}
+		s.reader = &inflated{src: s, r: s.reader, limit: decompressLimit(size), compressed: counted}
 	}
 	return s, nil
 }
 
 // Reader returns the decompressed byte stream from its start. It may be called
-// once, before any call to ReaderAt.
-func (s *Source) Reader() io.Reader { return s.reader }
+// once, before any call to ReaderAt. A compressed stream is first inflated
+// to its spool (see ReaderAt), so that a decompression bomb is refused
+// before anything is read from it, and Truncated is known from the start.
+func (s *Source) Reader() io.Reader {
+	if s.Compression != Plain && s.spool == nil {
+		if _, err := s.ReaderAt(); err != nil {
+			return errReader{err}
+		}
+	}
+	return s.reader
+}
+
+// errReader is a stream that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // ReaderAt gives random access to the decompressed bytes. A plain file is used
 // directly; anything else is first spooled to a temporary file, which Close
