@@ -52,8 +52,8 @@ type Source struct {
 // Truncated reports whether the compressed stream ended early, as a crash
 // while it was written leaves it: the stream read so far gave every byte
 // the decompressor could recover (what gzip -dc prints) and then ended as
-// if the file ended there. It is known once the stream has been read to its
-// end (after ReaderAt, or after Reader returned io.EOF).
+// if the file ended there. It is known once Reader or ReaderAt has been
+// called, since both inflate the whole stream to the spool first.
 func (s *Source) Truncated() bool { return s.torn }
 
 // Open opens a session file by name, "-" meaning stdin. Compression is detected

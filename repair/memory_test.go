@@ -13,7 +13,7 @@ import (
 )
 
 // Upper bounds of what the index and validation keep per entry; the
-// measured figures are in bench/README.md ("Memory per entry").
+// measured figures are in bench/README.md ("Memory bounded by entries").
 const (
 	maxIndexBytesPerEntry    = 100
 	maxValidateBytesPerEntry = 600
@@ -21,7 +21,7 @@ const (
 
 // TestMemoryPerEntry measures the heap the index and validation keep per
 // entry of a generated session (what stays live once the pass is done, so
-// what grows with the file), and that blank lines add nothing to it.
+// what grows with the file).
 func TestMemoryPerEntry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates a 200,000-entry session")
@@ -29,12 +29,14 @@ func TestMemoryPerEntry(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	st := writeSession(t, path, gen.Options{Seed: 3, Entries: 200_000, BranchEvery: 200, CompactionEvery: 500, ToolResultBytes: 200})
 	var ix *jsonl.Index
+	var closeIndex func() error
 	perIndex := retained(func() {
 		var err error
-		if ix, _, err = jsonl.IndexFile(path, nil); err != nil {
+		if ix, closeIndex, err = jsonl.IndexFile(path, nil); err != nil {
 			t.Fatal(err)
 		}
 	}) / float64(ix.Len())
+	defer closeIndex()
 	var a *analysed
 	perValidate := retained(func() {
 		f, err := os.Open(path)
@@ -67,12 +69,24 @@ func TestBlankLinesCostNothing(t *testing.T) {
 	}
 	data = nil
 	var ix *jsonl.Index
-	byIndex := retained(func() { ix, _, _ = jsonl.IndexFile(path, nil) })
+	byIndex := retained(func() {
+		var closeIndex func() error
+		var err error
+		if ix, closeIndex, err = jsonl.IndexFile(path, nil); err != nil {
+			t.Fatal(err)
+		}
+		closeIndex()
+	})
 	var a *analysed
 	byValidate := retained(func() {
-		f, _ := os.Open(path)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer f.Close()
-		_, a, _ = validate(context.Background(), f, f, path, 5_000_090, ValidateOptions{})
+		if _, a, err = validate(context.Background(), f, f, path, 5_000_090, ValidateOptions{}); err != nil {
+			t.Fatal(err)
+		}
 	})
 	runtime.KeepAlive(ix)
 	runtime.KeepAlive(a)
