@@ -310,6 +310,9 @@ func (pl *plan) lineFixes() {
 	var out []Fix
 	for _, f := range pl.a.report.Findings {
 		if msg, ok := lineFixMessages[f.Code]; ok {
+			if pl.a.m.torn && f.Code == "line.truncated" && f.Offset == pl.a.m.bytes {
+				msg = "wrote the lines the stream yields as a complete file"
+			}
 			out = append(out, Fix{Code: f.Code, Line: f.Line, Message: msg + " (" + f.Message + ")"})
 		}
 	}
