@@ -17,6 +17,7 @@ type Stats struct {
 	TextLines    int   // lines that were not JSON and were redacted as plain text
 	Bytes        int64 // bytes read (decompressed)
 	Findings     int   // values replaced
+	Truncated    bool  // the compressed input ended early: only what it yields was read
 }
 
 // Changed reports whether the stream had anything to replace.
@@ -108,7 +109,9 @@ func (r *Redactor) RedactFileTo(ctx context.Context, path string, stdin io.Reade
 	}
 	defer src.Close()
 	if out == nil {
-		return r.Stream(ctx, src.Reader(), path, nil, onFinding)
+		st, err := r.Stream(ctx, src.Reader(), path, nil, onFinding)
+		st.Truncated = src.Truncated()
+		return st, err
 	}
 	if comp == keepCompression {
 		comp = src.Compression
@@ -118,6 +121,7 @@ func (r *Redactor) RedactFileTo(ctx context.Context, path string, stdin io.Reade
 		return Stats{}, err
 	}
 	st, err := r.Stream(ctx, src.Reader(), path, w, onFinding)
+	st.Truncated = src.Truncated()
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("write %s: %w", path, cerr)
 	}

@@ -292,6 +292,9 @@ func (rep *redactReport) done(path string, st redact.Stats) {
 	if st.TextLines > 0 {
 		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: %d lines are not JSON and were redacted as plain text\n", path, st.TextLines)
 	}
+	if st.Truncated {
+		fmt.Fprintf(rep.e.stderr, "pitool: warning: %s: the compressed file is truncated; only the lines it yields were read (pitool repair keeps them)\n", path)
+	}
 }
 
 // finish prints the JSON report or the text summary, and turns findings
