@@ -43,4 +43,19 @@
 // What fails the check is reported as a [*NotSessionError] (FILE: not a Pi
 // session (REASON)); no command changes such a file, forced or not. Reasons
 // describe the content and never quote more than a clipped "type" value.
+//
+// # Memory and formats
+//
+// Memory grows with entries, not with bytes or lines: the Index keeps about
+// 75 bytes per entry (bench/README.md, "Memory bounded by entries"), and a
+// line that is not an entry (blank, garbage, not an object, a repeated
+// header) costs a counter, only the first MaxSampledLines keeping their
+// positions. A compressed file is inflated to a temporary spool first, and
+// to at most MaxCompressionRatio times its size plus 64 MiB, never past
+// MaxDecompressedBytes (DecompressLimitEnv overrides both): a decompression
+// bomb is ErrDecompressionLimit, not a full memory or disk. A compressed file
+// cut short yields what its decompressor recovers (Source.Truncated).
+//
+// An output's format comes from its name (CompressionForName); a file
+// rewritten in place keeps the format its bytes have.
 package jsonl

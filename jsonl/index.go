@@ -13,6 +13,10 @@ import (
 // None is the entry number that stands for "no entry" (a root's parent).
 const None = -1
 
+// MaxSampledLines is how many skipped lines (blank, garbage) and extra
+// headers an index keeps with their positions; the rest are only counted.
+const MaxSampledLines = 64
+
 // node is what the index keeps of one entry: a few words, no content.
 type node struct {
 	offset int64
@@ -38,9 +42,16 @@ type Index struct {
 	HeaderLine int    // line of the first header, 0 when missing
 	Version    int    // 1, 2 or 3 (3 when there is no header)
 	Lines      int    // physical lines read
-	Skipped    []Line // lines Pi's loader skips: blank, malformed, or not an object (Bytes nil)
-	ExtraHeads []Line // header lines after the first (Bytes nil)
+	Skipped    []Line // the first MaxSampledLines lines Pi's loader skips: blank, malformed, or not an object (Bytes nil)
+	ExtraHeads []Line // the first MaxSampledLines header lines after the first (Bytes nil)
 	Bytes      int64  // decompressed size
+	// SkippedCount and ExtraHeadCount count every skipped line and every
+	// header after the first; only the first few are kept with their positions,
+	// so lines that are not entries cost the index nothing but these counters.
+	SkippedCount, ExtraHeadCount int
+	// Truncated is set when the compressed stream ended early
+	// (Source.Truncated): the index holds the lines it yielded.
+	Truncated bool
 
 	nodes       []node
 	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one
@@ -78,6 +89,7 @@ func BuildIndex(src *Source) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	ix.Truncated = src.Truncated()
 	ix.link()
 	return ix, nil
 }
@@ -157,7 +169,7 @@ func (ix *Index) take(f *lineFacts) {
 	ix.Lines, ix.Bytes = l.Num, l.Offset+int64(l.Length)
 	switch {
 	case !f.valid:
-		ix.Skipped = append(ix.Skipped, l)
+		ix.noteSkipped(l)
 	case f.header:
 		ix.parsedLines++
 		ix.noteHeader(f)
@@ -167,11 +179,20 @@ func (ix *Index) take(f *lineFacts) {
 	}
 }
 
+// noteSkipped counts a line Pi's loader skips, keeping the first few.
+func (ix *Index) noteSkipped(l Line) {
+	if ix.SkippedCount++; len(ix.Skipped) < MaxSampledLines {
+		ix.Skipped = append(ix.Skipped, l)
+	}
+}
+
 func (ix *Index) noteHeader(f *lineFacts) {
 	l := f.line
 	if ix.HasHeader {
 		l.Bytes = nil
-		ix.ExtraHeads = append(ix.ExtraHeads, l)
+		if ix.ExtraHeadCount++; len(ix.ExtraHeads) < MaxSampledLines {
+			ix.ExtraHeads = append(ix.ExtraHeads, l)
+		}
 		return
 	}
 	ix.HasHeader, ix.HeaderLine = true, l.Num

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,7 +46,15 @@ type Source struct {
 	spool  *os.File // temporary decompressed copy, removed on Close
 	reader io.Reader
 	closer io.Closer
+	torn   bool // the compressed stream ended early
 }
+
+// Truncated reports whether the compressed stream ended early, as a crash
+// while it was written leaves it: the stream read so far gave every byte
+// the decompressor could recover (what gzip -dc prints) and then ended as
+// if the file ended there. It is known once Reader or ReaderAt has been
+// called, since both inflate the whole stream to the spool first.
+func (s *Source) Truncated() bool { return s.torn }
 
 // Open opens a session file by name, "-" meaning stdin. Compression is detected
 // by magic bytes, never by the file name.
@@ -78,7 +87,8 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 }
 
 func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
-	br := bufio.NewReaderSize(rc, 64<<10)
+	counted := &countingReader{r: rc}
+	br := bufio.NewReaderSize(counted, 64<<10)
 	magic, _ := br.Peek(4)
 	s := &Source{Name: name, Size: size, closer: rc, reader: br}
 	switch {
@@ -89,18 +99,35 @@ func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
 		}
 		s.Compression, s.reader = Gzip, zr
 	case bytes.HasPrefix(magic, zstdMagic):
-		zr, err := zstd.NewReader(br)
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
 			return nil, &PosError{File: name, Err: fmt.Errorf("zstd: %w", err)}
 		}
 		s.Compression, s.reader = Zstd, zr.IOReadCloser()
 	}
+	if s.Compression != Plain {
+		s.reader = &inflated{src: s, r: s.reader, limit: decompressLimit(size), compressed: counted}
+	}
 	return s, nil
 }
 
 // Reader returns the decompressed byte stream from its start. It may be called
-// once, before any call to ReaderAt.
-func (s *Source) Reader() io.Reader { return s.reader }
+// once, before any call to ReaderAt. A compressed stream is first inflated
+// to its spool (see ReaderAt), so that a decompression bomb is refused
+// before anything is read from it, and Truncated is known from the start.
+func (s *Source) Reader() io.Reader {
+	if s.Compression != Plain && s.spool == nil {
+		if _, err := s.ReaderAt(); err != nil {
+			return errReader{err}
+		}
+	}
+	return s.reader
+}
+
+// errReader is a stream that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // ReaderAt gives random access to the decompressed bytes. A plain file is used
 // directly; anything else is first spooled to a temporary file, which Close
@@ -119,7 +146,7 @@ func (s *Source) ReaderAt() (io.ReaderAt, error) {
 	os.Remove(tmp.Name()) // the open handle keeps the data until Close
 	if _, err := io.Copy(tmp, s.reader); err != nil {
 		tmp.Close()
-		return nil, &PosError{File: s.Name, Err: err}
+		return nil, spoolError(s.Name, err)
 	}
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		tmp.Close()
@@ -128,6 +155,16 @@ func (s *Source) ReaderAt() (io.ReaderAt, error) {
 	s.spool = tmp
 	s.reader = bufio.NewReaderSize(tmp, 64<<10)
 	return tmp, nil
+}
+
+// spoolError names what went wrong while a compressed stream was copied
+// to its temporary file.
+func spoolError(name string, err error) error {
+	var pe *PosError
+	if errors.As(err, &pe) {
+		return err
+	}
+	return &PosError{File: name, Err: fmt.Errorf("decompress: %w", err)}
 }
 
 // Close releases the file and any spool.

@@ -31,8 +31,9 @@ func indexWorkers(seekable bool, size int64) int {
 // chunk is a run of whole lines skimmed by one worker.
 type chunk struct {
 	start, end int64
-	*scratch       // the facts of its lines
+	*scratch       // the facts of its entry and header lines
 	lines      int // physical lines in the chunk
+	skipped    int // lines Pi's loader skips, of which the first few are in skips
 	err        error
 	done       chan struct{}
 }
@@ -43,12 +44,13 @@ type chunk struct {
 // has little to do.
 type scratch struct {
 	facts []lineFacts
+	skips []Line
 	arena blockArena
 }
 
 // reset empties s for the next chunk.
 func (s *scratch) reset() {
-	s.facts = s.facts[:0]
+	s.facts, s.skips = s.facts[:0], s.skips[:0]
 	s.arena.reset()
 }
 
@@ -71,9 +73,7 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 		if c.err != nil {
 			return rebaseError(c.err, base, c.start)
 		}
-		for k := range c.facts {
-			ix.take(c.facts[k].rebase(base, c.start))
-		}
+		ix.takeChunk(c, base)
 		base += c.lines
 		c.scratch.reset()
 		select {
@@ -82,6 +82,23 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 		}
 	}
 	return nil
+}
+
+// takeChunk adds a chunk's facts and skipped lines to the index; the chunk
+// starts after line base.
+func (ix *Index) takeChunk(c *chunk, base int) {
+	for k := range c.facts {
+		ix.take(c.facts[k].rebase(base, c.start))
+	}
+	for _, l := range c.skips {
+		l.Num += base
+		l.Offset += c.start
+		ix.noteSkipped(l)
+	}
+	ix.SkippedCount += c.skipped - len(c.skips)
+	if c.lines > 0 {
+		ix.Lines, ix.Bytes = base+c.lines, c.end
+	}
 }
 
 // splitChunks cuts [0, size) into chunks that end at line ends and hands each
@@ -139,13 +156,25 @@ func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk, free <-chan *sc
 		for sc.Scan() {
 			l := sc.Line()
 			var s skim
+			c.lines = l.Num
 			f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
+			if !f.valid {
+				c.skip(f.line)
+				continue
+			}
 			f.detach(&c.arena)
 			c.facts = append(c.facts, f)
-			c.lines = l.Num
 		}
 		c.err = sc.Err()
 		close(c.done)
+	}
+}
+
+// skip counts a line Pi's loader skips, keeping the first few: a chunk of
+// blank lines costs a counter, not a record per line.
+func (c *chunk) skip(l Line) {
+	if c.skipped++; len(c.skips) < MaxSampledLines {
+		c.skips = append(c.skips, l)
 	}
 }
 

@@ -43,7 +43,7 @@ func TestParallelIndexEqualsSequential(t *testing.T) {
 	par.link()
 
 	assertSameIndex(t, "parallel", par, seq)
-	if len(seq.Skipped) == 0 || len(seq.ExtraHeads) < 3 || !strings.Contains(string(data), "\r\n") {
+	if seq.SkippedCount == 0 || len(seq.ExtraHeads) < 3 || !strings.Contains(string(data), "\r\n") {
 		t.Fatal("the test input lost its damage")
 	}
 }
@@ -59,6 +59,9 @@ func assertSameIndex(t *testing.T, name string, got, want *Index) {
 	if !reflect.DeepEqual(got.nodes, want.nodes) || !reflect.DeepEqual(got.parents, want.parents) {
 		t.Fatalf("%s: nodes or parents differ from the sequential index", name)
 	}
+	if got.SkippedCount != want.SkippedCount || got.ExtraHeadCount != want.ExtraHeadCount {
+		t.Fatalf("%s: %d skipped %d extra headers; sequential: %d %d", name, got.SkippedCount, got.ExtraHeadCount, want.SkippedCount, want.ExtraHeadCount)
+	}
 	if !reflect.DeepEqual(got.Skipped, want.Skipped) || !reflect.DeepEqual(got.ExtraHeads, want.ExtraHeads) || !reflect.DeepEqual(got.labels, want.labels) {
 		t.Fatalf("%s: skipped/extra headers/labels differ:\n%v\n%v", name, got.Skipped, want.Skipped)
 	}
@@ -70,4 +73,26 @@ func assertSameIndex(t *testing.T, name string, got, want *Index) {
 			t.Fatalf("%s: entry %d: id %q vs %q", name, i, got.ID(i), want.ID(i))
 		}
 	}
+}
+
+// TestSkippedLinesAreCounted: a run of blank lines far longer than the
+// sample costs a counter, in the sequential and the parallel scan alike.
+func TestSkippedLinesAreCounted(t *testing.T) {
+	data := header + entry("a", "") + strings.Repeat("\n", 50000) + "garbage\n" + entry("b", "a") + strings.Repeat("\n", 3)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, []byte(data), 0o644)
+	defer func(n int64) { chunkBytes = n }(chunkBytes)
+	chunkBytes = 7 << 10
+	seq := indexString(t, data)
+	if seq.SkippedCount != 50004 || len(seq.Skipped) != MaxSampledLines || seq.Skipped[0].Num != 3 || seq.Lines != 50007 {
+		t.Fatalf("skipped %d, sample %d, lines %d", seq.SkippedCount, len(seq.Skipped), seq.Lines)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	par := newIndex("-", f)
+	if err := par.scanParallel(f, int64(len(data)), 3); err != nil {
+		t.Fatal(err)
+	}
+	par.link()
+	assertSameIndex(t, "parallel", par, seq)
 }

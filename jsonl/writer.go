@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -15,6 +16,24 @@ import (
 type Writer struct {
 	bw   *bufio.Writer
 	comp io.WriteCloser // the compressor, nil for plain output
+}
+
+// CompressionForName is the compression an output named name is written
+// with: a name ending in .gz is gzip, .zst is zstd, anything else plain;
+// standard output ("-") is plain. This is the one rule for every output a
+// user names; a file rewritten in place keeps the compression its bytes
+// have instead (Source.Compression), so that its name and content never
+// disagree more than they did.
+func CompressionForName(name string) Compression {
+	switch {
+	case name == StdinName:
+		return Plain
+	case strings.HasSuffix(name, ".gz"):
+		return Gzip
+	case strings.HasSuffix(name, ".zst"):
+		return Zstd
+	}
+	return Plain
 }
 
 // NewWriter returns a Writer on w with the given compression.

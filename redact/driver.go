@@ -18,6 +18,7 @@ type Stats struct {
 	TextLines    int   // lines that were not JSON and were redacted as plain text
 	Bytes        int64 // bytes read (decompressed)
 	Findings     int   // values replaced
+	Truncated    bool  // the compressed input ended early: only what it yields was read
 }
 
 // Changed reports whether the stream had anything to replace.
@@ -35,7 +36,10 @@ func (r *Redactor) Stream(ctx context.Context, in io.Reader, name string, out io
 			return st, err
 		}
 		l := sc.Line()
-		red, findings, err := r.RedactLine(l.Bytes)
+		red, findings, err := l.Bytes, []Finding(nil), error(nil)
+		if len(l.Bytes) > 0 { // a blank line holds nothing to redact
+			red, findings, err = r.RedactLine(l.Bytes)
+		}
 		st.add(l, red, findings, err)
 		for _, f := range findings {
 			if onFinding != nil {
@@ -88,15 +92,27 @@ func writeFramed(out io.Writer, l jsonl.Line, red []byte) error {
 }
 
 // RedactFile redacts the session file path ("-" for stdin) to out, which is
-// compressed like the input; out nil only checks, whatever the file holds.
-// A file that is not a Pi session is not redacted to out: nothing is written
-// and the error is a *jsonl.NotSessionError.
+// compressed like the input (what an in-place rewrite needs); out nil only
+// checks, whatever the file holds. A file that is not a Pi session is not
+// redacted to out: nothing is written and the error is a
+// *jsonl.NotSessionError.
 func (r *Redactor) RedactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, error) {
-	st, _, err := r.redactFile(ctx, path, stdin, out, onFinding)
+	st, _, err := r.redactFile(ctx, path, stdin, out, keepCompression, onFinding)
 	return st, err
 }
 
-func (r *Redactor) redactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, onFinding func(Finding)) (Stats, jsonl.Compression, error) {
+// keepCompression asks redactFile to write the input's own compression.
+const keepCompression jsonl.Compression = -1
+
+// RedactFileTo is RedactFile writing out with compression comp: for an
+// output the user names, jsonl.CompressionForName of that name.
+func (r *Redactor) RedactFileTo(ctx context.Context, path string, stdin io.Reader, out io.Writer, comp jsonl.Compression, onFinding func(Finding)) (Stats, error) {
+	st, _, err := r.redactFile(ctx, path, stdin, out, comp, onFinding)
+	return st, err
+}
+
+// redactFile is RedactFileTo that also returns the input's compression.
+func (r *Redactor) redactFile(ctx context.Context, path string, stdin io.Reader, out io.Writer, comp jsonl.Compression, onFinding func(Finding)) (Stats, jsonl.Compression, error) {
 	src, err := jsonl.Open(path, stdin)
 	if err != nil {
 		return Stats{}, 0, err
@@ -104,16 +120,21 @@ func (r *Redactor) redactFile(ctx context.Context, path string, stdin io.Reader,
 	defer src.Close()
 	if out == nil {
 		st, err := r.Stream(ctx, src.Reader(), path, nil, onFinding)
+		st.Truncated = src.Truncated()
 		return st, src.Compression, err
 	}
 	if err := src.CheckSession(); err != nil {
 		return Stats{}, src.Compression, err
 	}
-	w, err := jsonl.NewWriter(out, src.Compression)
+	if comp == keepCompression {
+		comp = src.Compression
+	}
+	w, err := jsonl.NewWriter(out, comp)
 	if err != nil {
 		return Stats{}, src.Compression, err
 	}
 	st, err := r.Stream(ctx, src.Reader(), path, w, onFinding)
+	st.Truncated = src.Truncated()
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("write %s: %w", path, cerr)
 	}
@@ -156,7 +177,7 @@ func (r *Redactor) ReplaceFile(ctx context.Context, path string, opts ReplaceOpt
 		return err
 	}
 	res, err := edit.Commit(safefile.CommitOptions{Backup: opts.Backup, BackupMode: backupMode, Carry: carry}, func(w io.Writer) (int64, error) {
-		st, comp, err := r.redactFile(ctx, path, nil, w, nil)
+		st, comp, err := r.redactFile(ctx, path, nil, w, keepCompression, nil)
 		if comp != jsonl.Plain {
 			return -1, err
 		}

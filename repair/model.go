@@ -81,12 +81,21 @@ type entry struct {
 }
 
 // lineRec is a physical line that repair must rewrite: it is not one clean
-// object ending in LF.
+// object ending in LF. A run of lines that hold no object (blank lines,
+// garbage) is one lineRec, so such lines cost nothing but a count.
 type lineRec struct {
-	num  int
-	off  int64
-	len  int
-	junk bool // it holds bytes that go to the quarantine
+	num     int
+	off     int64
+	len     int  // bytes of all its lines, newlines included
+	lines   int  // physical lines: more than 1 only for a run of segless lines
+	junk    bool // it holds bytes that go to the quarantine
+	segless bool // its lines hold no object
+}
+
+// blankRun is the run of blank lines being read, reported as one finding.
+type blankRun struct {
+	first jsonl.Line
+	n     int
 }
 
 // model is the streaming pass's result: every object in file order, the
@@ -99,6 +108,8 @@ type model struct {
 	bytes   int64
 	parsed  int
 	crlf    int
+	blanks  blankRun
+	torn    bool // the compressed stream ended early: the output must be rewritten whole
 	seed    maphash.Seed
 	ra      io.ReaderAt // the input, when it can be read again: hashes are then taken only when needed
 }
@@ -144,6 +155,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
+	m.flushBlanks(fs)
 	if m.crlf > 0 {
 		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%d lines end in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", m.crlf)
 	}
@@ -153,7 +165,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 // noteLine records a line that needs rewriting and reports what is wrong with it.
 func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	if l.BOM || l.CR || l.Unterminated || !a.clean() {
-		m.dirty = append(m.dirty, lineRec{num: l.Num, off: l.Offset, len: l.Length, junk: len(a.junk) > 0})
+		m.markDirty(l, a)
 	}
 	if a.clean() || a.notObject {
 		m.parsed++
@@ -169,7 +181,7 @@ func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	}
 	switch {
 	case a.blank && a.nuls == 0:
-		fs.add("line.blank", l.Num, l.Offset, "a blank line")
+		m.noteBlank(l, fs)
 	case a.notObject:
 		fs.add("line.not-object", l.Num, l.Offset, "valid JSON, but not an object: Pi loads it as a broken entry")
 	case a.clean() && l.Unterminated:
@@ -181,6 +193,45 @@ func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	if !a.notObject {
 		m.noteJunk(l, a, fs)
 	}
+}
+
+// markDirty records a line to rewrite; a line without objects right after
+// another one joins its run.
+func (m *model) markDirty(l jsonl.Line, a *analysis) {
+	junk := len(a.junk) > 0
+	if n := len(m.dirty); n > 0 && len(a.segs) == 0 {
+		last := &m.dirty[n-1]
+		if last.num+last.lines == l.Num && last.segless {
+			last.len += l.Length
+			last.lines++
+			last.junk = last.junk || junk
+			return
+		}
+	}
+	m.dirty = append(m.dirty, lineRec{num: l.Num, off: l.Offset, len: l.Length, lines: 1, junk: junk, segless: len(a.segs) == 0})
+}
+
+// noteBlank adds a blank line to the current run of blank lines, reporting
+// the previous run when this one does not continue it.
+func (m *model) noteBlank(l jsonl.Line, fs *findings) {
+	if b := &m.blanks; b.n > 0 && b.first.Num+b.n == l.Num {
+		b.n++
+		return
+	}
+	m.flushBlanks(fs)
+	m.blanks = blankRun{first: l, n: 1}
+}
+
+// flushBlanks reports the run of blank lines read last, as one finding.
+func (m *model) flushBlanks(fs *findings) {
+	b := m.blanks
+	switch {
+	case b.n == 1:
+		fs.add("line.blank", b.first.Num, b.first.Offset, "a blank line")
+	case b.n > 1:
+		fs.add("line.blank", b.first.Num, b.first.Offset, "%d blank lines (lines %d to %d)", b.n, b.first.Num, b.first.Num+b.n-1)
+	}
+	m.blanks = blankRun{}
 }
 
 func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {

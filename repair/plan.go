@@ -287,7 +287,7 @@ func (pl *plan) planLines() {
 }
 
 // changed reports whether the output differs from the input.
-func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 }
+func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 || pl.a.m.torn }
 
 // lineFixMessages says what repair does about each kind of damaged line.
 var lineFixMessages = map[string]string{
@@ -295,7 +295,7 @@ var lineFixMessages = map[string]string{
 	"line.crlf":         "turned the CRLF line endings into LF",
 	"line.nul":          "removed the NUL bytes",
 	"line.invalid-utf8": "replaced the invalid UTF-8 with U+FFFD, as Pi reads it",
-	"line.blank":        "dropped the blank line",
+	"line.blank":        "dropped",
 	"line.unterminated": "added the missing final newline",
 	"line.joined":       "split the joined entries onto lines of their own",
 	"line.truncated":    "moved the torn entry to the quarantine",
@@ -310,6 +310,9 @@ func (pl *plan) lineFixes() {
 	var out []Fix
 	for _, f := range pl.a.report.Findings {
 		if msg, ok := lineFixMessages[f.Code]; ok {
+			if pl.a.m.torn && f.Code == "line.truncated" && f.Offset == pl.a.m.bytes {
+				msg = "wrote the lines the stream yields as a complete file"
+			}
 			out = append(out, Fix{Code: f.Code, Line: f.Line, Message: msg + " (" + f.Message + ")"})
 		}
 	}

@@ -19,6 +19,11 @@ const IdleTime = safefile.IdleTime
 // QuarantineSuffix is appended to the output's name for the quarantine file.
 const QuarantineSuffix = ".quarantine"
 
+// MaxFixesPerCode caps the fixes and remaining findings a Result lists per
+// code (the rest are counted in Result.Unlisted), so a file of a million
+// garbage lines gives a short result and a bounded one.
+const MaxFixesPerCode = 1000
+
 // Options controls RepairFile.
 type Options struct {
 	Output         string    // output file; "" or "-" writes to Stdout
@@ -32,16 +37,17 @@ type Options struct {
 
 // Result is what a repair did (or, with DryRun, would do).
 type Result struct {
-	File            string    `json:"file"`
-	Output          string    `json:"output"`               // "-" for stdout, "" for a dry run
-	Quarantine      string    `json:"quarantine,omitempty"` // the quarantine file, when anything went there
-	Fixes           []Fix     `json:"fixes"`
-	Changed         bool      `json:"changed"`          // the output differs from the input
-	BytesIn         int64     `json:"bytesIn"`          // decompressed input size
-	BytesCopied     int64     `json:"bytesCopied"`      // bytes copied as they were, without decoding
-	QuarantineBytes int64     `json:"quarantineBytes"`  // bytes sent to the quarantine
-	Remaining       []Finding `json:"remaining"`        // findings repair does not fix (see Fixable)
-	Backup          string    `json:"backup,omitempty"` // with InPlace: where the original is kept
+	File            string         `json:"file"`
+	Output          string         `json:"output"`               // "-" for stdout, "" for a dry run
+	Quarantine      string         `json:"quarantine,omitempty"` // the quarantine file, when anything went there
+	Fixes           []Fix          `json:"fixes"`
+	Changed         bool           `json:"changed"`            // the output differs from the input
+	BytesIn         int64          `json:"bytesIn"`            // decompressed input size
+	BytesCopied     int64          `json:"bytesCopied"`        // bytes copied as they were, without decoding
+	QuarantineBytes int64          `json:"quarantineBytes"`    // bytes sent to the quarantine
+	Remaining       []Finding      `json:"remaining"`          // findings repair does not fix (see Fixable)
+	Unlisted        map[string]int `json:"unlisted,omitempty"` // fixes and findings left out of Fixes and Remaining per code, beyond MaxFixesPerCode
+	Backup          string         `json:"backup,omitempty"`   // with InPlace: where the original is kept
 }
 
 // RepairFile repairs one session file ("-" reads stdin). Untouched lines are
@@ -85,7 +91,7 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 // written atomically: that is RepairFile's job. Options.Output, InPlace and
 // Force are ignored; with DryRun nothing is written.
 func Repair(ctx context.Context, src io.ReaderAt, size int64, name string, out, quarantine io.Writer, opts Options) (*Result, error) {
-	_, a, err := validate(ctx, io.NewSectionReader(src, 0, size), src, name, size, ValidateOptions{MaxPerCode: -1})
+	_, a, err := validate(ctx, io.NewSectionReader(src, 0, size), src, name, size, ValidateOptions{MaxPerCode: MaxFixesPerCode})
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +119,7 @@ func Repair(ctx context.Context, src io.ReaderAt, size int64, name string, out, 
 }
 
 func newResult(pl *plan, name string, opts Options) *Result {
-	res := &Result{File: name, Fixes: pl.fixes, Changed: pl.changed(), BytesIn: pl.a.m.bytes, Remaining: remaining(pl.a.report, opts)}
+	res := &Result{File: name, Fixes: pl.fixes, Changed: pl.changed(), BytesIn: pl.a.m.bytes, Remaining: remaining(pl.a.report, opts), Unlisted: pl.a.report.Suppressed}
 	if res.Fixes == nil {
 		res.Fixes = []Fix{}
 	}
@@ -163,7 +169,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	_, a, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), ValidateOptions{MaxPerCode: -1})
+	_, a, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), ValidateOptions{MaxPerCode: MaxFixesPerCode, truncated: src.Truncated})
 	if err != nil {
 		return nil, err
 	}
@@ -186,14 +192,15 @@ func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, edit *
 	write := func(w io.Writer, q io.Writer) (int64, error) {
 		basis := int64(-1) // compressed output cannot take appended lines
 		var from int64
-		if src.Compression == jsonl.Plain {
+		comp := outputCompression(src, res.Output, opts)
+		if src.Compression == jsonl.Plain && comp == jsonl.Plain {
 			var err error
 			if from, err = pl.copyPrefix(w); err != nil {
 				return basis, err
 			}
 			basis = pl.a.m.bytes
 		}
-		out, err := jsonl.NewWriter(w, src.Compression)
+		out, err := jsonl.NewWriter(w, comp)
 		if err != nil {
 			return basis, err
 		}
@@ -226,6 +233,15 @@ func commit(res *Result, edit *safefile.Edit, opts Options, write func(w, q io.W
 		return output(nil)
 	}
 	return safefile.WriteFile(res.Quarantine, safefile.Options{NoClobber: true}, output)
+}
+
+// outputCompression is the output's format: in place, the input's own
+// (whatever its name says); otherwise the one the output's name asks for.
+func outputCompression(src *jsonl.Source, output string, opts Options) jsonl.Compression {
+	if opts.InPlace {
+		return src.Compression
+	}
+	return jsonl.CompressionForName(output)
 }
 
 func outputName(path string, opts Options) string {

@@ -17,6 +17,10 @@ type ValidateOptions struct {
 	// MaxPerCode caps the findings kept per code (0: DefaultMaxPerCode,
 	// negative: no cap), so a file with a million bad lines gives a short report.
 	MaxPerCode int
+
+	// truncated, when set, says after the scan whether the compressed
+	// stream ended early (jsonl.Source.Truncated).
+	truncated func() bool
 }
 
 // ValidateFile validates one session file ("-" reads stdin) in one streaming
@@ -38,6 +42,7 @@ func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts Valida
 			return nil, err
 		}
 	}
+	opts.truncated = src.Truncated
 	rep, _, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), opts)
 	return rep, err
 }
@@ -68,6 +73,10 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 	m, err := scanModel(ctx, r, ra, name, size, fs)
 	if err != nil {
 		return nil, nil, err
+	}
+	if opts.truncated != nil && opts.truncated() {
+		m.torn = true
+		fs.add("line.truncated", max(m.lines, 1), m.bytes, "the compressed stream ends early, after %d bytes of text (a crash while it was written); the lines it yields are kept", m.bytes)
 	}
 	s := analyseStructure(m, fs)
 	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -38,7 +39,10 @@ type writer struct {
 // write writes the output from byte from of the input on (the bytes before
 // it were already copied).
 func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from, size int64) (*writer, error) {
-	w := &writer{pl: pl, out: out, q: q, copied: from}
+	w := &writer{pl: pl, out: out, copied: from}
+	if q != nil {
+		w.q = bufio.NewWriterSize(q, 64<<10) // one write per quarantined line would be a syscall each
+	}
 	if pl.header != nil {
 		if err := out.WriteLine(pl.header); err != nil {
 			return nil, err
@@ -57,7 +61,13 @@ func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from,
 		}
 		pos = l.off + int64(l.len)
 	}
-	return w, w.copyRange(pos, size)
+	if err := w.copyRange(pos, size); err != nil {
+		return nil, err
+	}
+	if bq, ok := w.q.(*bufio.Writer); ok {
+		return w, bq.Flush()
+	}
+	return w, nil
 }
 
 // cleanPrefix is how many bytes at the start of the input the output keeps
@@ -107,13 +117,16 @@ func (w *writer) copyRange(from, to int64) error {
 // rewriteLine writes the objects of a visited line and sends its junk to the
 // quarantine.
 func (w *writer) rewriteLine(l lineRec) error {
+	if l.lines > 1 {
+		return w.rewriteRun(l)
+	}
 	raw, err := w.pl.readLine(l)
 	if err != nil {
 		return err
 	}
 	analyse(&w.p, raw, &w.a)
 	if len(w.a.segs) == 0 {
-		return w.wholeLine(l, raw)
+		return w.wholeLine(raw)
 	}
 	for _, pc := range w.a.junk {
 		if err := w.quarantine(w.a.text[pc.start:pc.end]); err != nil {
@@ -129,9 +142,30 @@ func (w *writer) rewriteLine(l lineRec) error {
 	return nil
 }
 
+// rewriteRun rewrites a run of lines without objects, one line at a time:
+// blank lines are dropped and the others go to the quarantine as they are.
+func (w *writer) rewriteRun(run lineRec) error {
+	sc := jsonl.NewScanner(io.NewSectionReader(w.pl.ra, run.off, int64(run.len)), w.pl.a.m.name)
+	for sc.Scan() {
+		l := sc.Line()
+		raw := l.Bytes
+		if l.BOM && run.num > 1 { // only the file's first line has a byte-order mark
+			raw = append(append([]byte(nil), bom...), raw...)
+		}
+		analyse(&w.p, raw, &w.a)
+		if err := w.wholeLine(raw); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read back lines %d to %d: %w", run.num, run.num+run.lines-1, err)
+	}
+	return nil
+}
+
 // wholeLine handles a line without any object: blank and NUL-only lines are
 // dropped, anything else goes to the quarantine exactly as it was.
-func (w *writer) wholeLine(l lineRec, raw []byte) error {
+func (w *writer) wholeLine(raw []byte) error {
 	if w.a.blank {
 		return nil
 	}

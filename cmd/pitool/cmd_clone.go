@@ -80,6 +80,23 @@ func runClone(e *env, opts newSessionOptions, file, leafID string) error {
 	})
 }
 
+// compressedAs runs write on w, compressed as the output's name asks
+// (jsonl.CompressionForName): a new session named x.jsonl.gz is gzip.
+func compressedAs(name string, w io.Writer, write func(io.Writer) error) error {
+	comp := jsonl.CompressionForName(name)
+	if comp == jsonl.Plain {
+		return write(w)
+	}
+	cw, err := jsonl.NewWriter(w, comp)
+	if err != nil {
+		return err
+	}
+	if err := write(cw); err != nil {
+		return err
+	}
+	return cw.Close()
+}
+
 // writeNewSession makes a fresh header for cwd, writes the session where opts
 // say, and reports the path (or, with --json, a summary) on stdout.
 func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
@@ -102,8 +119,10 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 	}
 	var res exporter.Result
 	err = writeOutput(e, dest, []string{src}, func(w io.Writer) error {
-		res, err = write(w, h)
-		return err
+		return compressedAs(dest, w, func(w io.Writer) error {
+			res, err = write(w, h)
+			return err
+		})
 	})
 	if err != nil || dest == "-" {
 		return err

@@ -62,11 +62,14 @@ func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) er
 // skips or no header, since the output then silently lacks them, as in Pi.
 func noteDamage(e *env, file string, ix *jsonl.Index) {
 	var problems []string
-	if n := len(ix.Skipped); n > 0 {
+	if n := ix.SkippedCount; n > 0 {
 		problems = append(problems, fmt.Sprintf("%d line(s) are not JSON objects and were skipped, as Pi skips them", n))
 	}
 	if !ix.HasHeader {
 		problems = append(problems, "it has no session header (Pi refuses to open it)")
+	}
+	if ix.Truncated {
+		problems = append(problems, "the compressed file is truncated (a crash while it was written?); only the lines it yields were read")
 	}
 	if len(problems) > 0 {
 		e.warningf("%s: %s; run 'pitool validate %s'", file, strings.Join(problems, "; "), file)

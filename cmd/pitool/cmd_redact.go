@@ -57,9 +57,12 @@ other regular file whose first line is a JSON object with a "type" member.
 A file it cannot read is reported and the check goes on (exit 2 at the end).
 --in-place DIR names such files it leaves behind with secrets in them.
 
-Output keeps the input's compression. --in-place refuses a file modified in
-the last minute (it may belong to a live Pi session) unless --force; lines Pi
-appends while a file is rewritten are redacted and kept.
+An output's name sets its format: .gz is gzip, .zst zstd, anything else
+(stdout too) plain; --in-place keeps each file's own format.
+
+--in-place refuses a file modified in the last minute (it may belong to a
+live Pi session) unless --force; lines Pi appends while a file is rewritten
+are redacted and kept.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
 value: a key on the path that held a secret is shown redacted, and so is a
@@ -302,7 +305,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 	var st redact.Stats
 	err = writeOutput(e, out, inputPaths(args), func(w io.Writer) error {
 		var err error
-		st, err = r.RedactFile(ctx, f.Path, e.stdin, w, onFinding)
+		st, err = r.RedactFileTo(ctx, f.Path, e.stdin, w, jsonl.CompressionForName(out), onFinding)
 		return err
 	})
 	return st, err
@@ -446,6 +449,9 @@ func (rep *redactReport) done(path, name string, st redact.Stats, err error) {
 	}
 	if name != path && rep.opts.inPlace {
 		rep.e.warningf("%s: the file name holds a secret and was kept; rename the file before sharing", name)
+	}
+	if st.Truncated {
+		rep.e.warningf("%s: the compressed file is truncated; only the lines it yields were read (pitool repair keeps them)", name)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -127,10 +128,24 @@ func printRepair(w io.Writer, opts repairOptions, res *repair.Result) {
 	for _, f := range res.Remaining {
 		fmt.Fprintf(w, "%s:%d: left %s %s: %s (%s)\n", res.File, f.Line, f.Severity, f.Code, f.Message, f.Hint)
 	}
+	printUnlisted(w, res)
 	if res.Quarantine != "" {
 		fmt.Fprintf(w, "%s: %d bytes that could not be saved are in %s\n", res.File, res.QuarantineBytes, res.Quarantine)
 	}
 	if res.Backup != "" {
 		fmt.Fprintf(w, "%s: the original is kept as %s\n", res.File, res.Backup)
+	}
+}
+
+// printUnlisted says how many fixes and findings of each code the result
+// leaves out (beyond repair.MaxFixesPerCode).
+func printUnlisted(w io.Writer, res *repair.Result) {
+	codes := make([]string, 0, len(res.Unlisted))
+	for code := range res.Unlisted {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		fmt.Fprintf(w, "%s: %d more %s not listed\n", res.File, res.Unlisted[code], code)
 	}
 }
