@@ -92,7 +92,7 @@ func commands(e *env) []*cli.Command {
 // run executes pitool with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	safefile.ReportStale = func(p string) { fmt.Fprintf(stderr, "pitool: removed stale temporary file %s\n", p) }
+	safefile.ReportStale = func(p string) { e.infof("removed stale temporary file %s", p) }
 	app := newApp(e)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)
