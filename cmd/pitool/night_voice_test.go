@@ -20,18 +20,7 @@ func TestPermissionDeniedSaysSoOnce(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to switch to an unprivileged user")
 	}
-	pitool, err := exec.LookPath("pitool") // testscript.Main put it on $PATH
-	if err != nil {
-		t.Skip("pitool command not set up:", err)
-	}
-	dir := worldTempDir(t)
-	bin := filepath.Join(dir, "pitool")
-	copyFile(t, pitool, bin, 0o755)
-	sessions := filepath.Join(dir, "sessions", "--p--")
-	if err := os.MkdirAll(sessions, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, "../../testdata/corpus/v3/linear.jsonl", filepath.Join(sessions, "a.jsonl"), 0o644)
+	bin, sessions := nobodyFolder(t)
 	locked := filepath.Join(sessions, "b.jsonl")
 	copyFile(t, "../../testdata/corpus/v3/linear.jsonl", locked, 0o000)
 	old := time.Now().Add(-time.Hour)
@@ -49,6 +38,26 @@ func TestPermissionDeniedSaysSoOnce(t *testing.T) {
 			t.Errorf("pitool %s: stderr\n%s\nwant first line %q", strings.Join(args, " "), stderr, want)
 		}
 	}
+}
+
+// nobodyFolder copies pitool and a sessions folder holding one session,
+// --p--/a.jsonl, into a folder an unprivileged user can enter, and returns
+// the copy of pitool and the project folder.
+func nobodyFolder(t *testing.T) (bin, sessions string) {
+	t.Helper()
+	pitool, err := exec.LookPath("pitool") // testscript.Main put it on $PATH
+	if err != nil {
+		t.Skip("pitool command not set up:", err)
+	}
+	dir := worldTempDir(t)
+	bin = filepath.Join(dir, "pitool")
+	copyFile(t, pitool, bin, 0o755)
+	sessions = filepath.Join(dir, "sessions", "--p--")
+	if err := os.MkdirAll(sessions, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../../testdata/corpus/v3/linear.jsonl", filepath.Join(sessions, "a.jsonl"), 0o644)
+	return bin, sessions
 }
 
 // worldTempDir is a temporary folder that an unprivileged user can enter.
@@ -86,18 +95,7 @@ func TestDescriptorOutputAsNobody(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root to switch to an unprivileged user")
 	}
-	pitool, err := exec.LookPath("pitool")
-	if err != nil {
-		t.Skip("pitool command not set up:", err)
-	}
-	dir := worldTempDir(t)
-	bin := filepath.Join(dir, "pitool")
-	copyFile(t, pitool, bin, 0o755)
-	sessions := filepath.Join(dir, "sessions", "--p--")
-	if err := os.MkdirAll(sessions, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyFile(t, "../../testdata/corpus/v3/linear.jsonl", filepath.Join(sessions, "a.jsonl"), 0o644)
+	bin, sessions := nobodyFolder(t)
 	for _, c := range []struct {
 		args []string
 		want string
