@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/pitool/pitool/exporter"
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
@@ -144,7 +144,7 @@ func destination(opts newSessionOptions, h exporter.NewHeader) (string, error) {
 		}
 		dir = filepath.Join(sessions, sessionfiles.CwdFolderName(h.Cwd))
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("create session folder: %w", err)
 	}
 	return filepath.Join(dir, h.FileName()), nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
@@ -326,7 +327,7 @@ func outputPath(out string, args []string, f sessionfiles.File, name func(string
 		}
 	}
 	dest := filepath.Join(out, name(rel))
-	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+	if err := safefile.MkdirAll(filepath.Dir(dest)); err != nil {
 		return "", err
 	}
 	return dest, nil

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -127,6 +128,16 @@ func TestWriteKeepsTheOwnerAsRoot(t *testing.T) {
 	pitool(t, exe, "repair", "--force", "-o", filepath.Join(user, "new.jsonl"), corpusFile("v3/linear.jsonl"))
 	if got := ownerMode(t, filepath.Join(user, "new.jsonl")); got != "1234:1234:600" {
 		t.Errorf("new file in a user's folder: %s, want 1234:1234:600", got)
+	}
+	clones := filepath.Join(user, "sessions")
+	out := pitool(t, exe, "clone", "--dir", filepath.Join(clones, "--home-u-p--"), corpusFile("v3/linear.jsonl"))
+	for _, p := range []string{clones, filepath.Join(clones, "--home-u-p--")} {
+		if got := ownerMode(t, p); got != "1234:1234:700" {
+			t.Errorf("folder %s made by clone: %s, want 1234:1234:700", p, got)
+		}
+	}
+	if got := ownerMode(t, strings.TrimSpace(out)); got != "1234:1234:600" {
+		t.Errorf("cloned session: %s, want 1234:1234:600", got)
 	}
 }
 

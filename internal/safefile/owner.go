@@ -3,6 +3,7 @@ package safefile
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -55,4 +56,40 @@ func (o owner) apply(f *os.File) error {
 		return fmt.Errorf("keep mode %v: %w", o.mode, err)
 	}
 	return nil
+}
+
+// newDirMode is the mode of a folder pitool makes: like its files, what it
+// holds are private conversations.
+const newDirMode = 0o700
+
+// MkdirAll makes path and any missing parents, mode 0700. When pitool runs
+// as root, each folder it makes gets the owner and group of the nearest
+// folder that already existed, so that a clone or redacted copy made by root
+// in a user's tree leaves a folder the user's own Pi can write into.
+func MkdirAll(path string) error {
+	missing, base := missingDirs(filepath.Clean(path))
+	if err := os.MkdirAll(path, newDirMode); err != nil {
+		return err
+	}
+	own := newOwner(base)
+	if own.uid < 0 {
+		return nil
+	}
+	for _, d := range missing {
+		if err := os.Lchown(d, own.uid, own.gid); err != nil {
+			return fmt.Errorf("give %s to its folder's owner: %w", d, err)
+		}
+	}
+	return nil
+}
+
+// missingDirs lists the folders of path that do not exist yet, outermost
+// first, and the nearest one that does.
+func missingDirs(path string) (missing []string, base string) {
+	for p := path; ; p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); err == nil || filepath.Dir(p) == p {
+			return missing, p
+		}
+		missing = append([]string{p}, missing...)
+	}
 }
