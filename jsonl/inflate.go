@@ -78,6 +78,7 @@ type countingReader struct {
 	n int64
 }
 
+// Read reads from the underlying reader and counts what it got.
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
@@ -94,6 +95,8 @@ type inflated struct {
 	compressed *countingReader // the compressed bytes read
 }
 
+// Read reads decompressed bytes, failing with ErrDecompressionLimit past
+// the limit and ending cleanly where the compressed stream is cut short.
 func (z *inflated) Read(p []byte) (int, error) {
 	if rest := z.limit.at(z.compressed.n) + 1 - z.n; int64(len(p)) > rest {
 		p = p[:max(rest, 1)] // one byte more than allowed shows the stream goes on

@@ -127,6 +127,7 @@ func (s *Source) Reader() io.Reader {
 // errReader is a stream that fails with err.
 type errReader struct{ err error }
 
+// Read fails with the stream's error.
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // ReaderAt gives random access to the decompressed bytes. A plain file is used
