@@ -47,9 +47,10 @@ func idleFor(path string) (time.Duration, error) {
 }
 
 // archivable reports whether path is a plain session file (not yet
-// compressed): a regular file, checked before it is opened (a FIFO blocks).
+// compressed): a regular file itself, not a symlink (archiving through one
+// would leave it dangling), checked before it is opened (a FIFO blocks).
 func archivable(path string) bool {
-	info, err := os.Stat(path)
+	info, err := os.Lstat(path)
 	if err != nil || !info.Mode().IsRegular() {
 		return false
 	}
