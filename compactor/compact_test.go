@@ -196,7 +196,7 @@ func TestLiveExtractiveAgreesWithPiRef(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "v3", "*.jsonl"))
 	for _, src := range files {
 		file := copyToTemp(t, src)
-		opts := fixedOptions(NewID(func(string) bool { return false }), time.Now(), Extractive{})
+		opts := fixedOptions(jsonl.GenerateID(nil, func(string) bool { return false }), time.Now(), Extractive{})
 		opts.KeepRecentTokens = 300
 		if out := CompactFile(context.Background(), file, opts); out.Status != Compacted {
 			t.Fatalf("%s: %s %s", src, out.Status, out.Reason)

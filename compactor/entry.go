@@ -1,29 +1,10 @@
 package compactor
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"time"
 
 	"github.com/pitool/pitool/jsonl"
 )
-
-// NewID returns a fresh 8-hex-digit entry id that taken does not report as
-// used, as Pi's generateId (falling back to a longer id after 100 collisions).
-func NewID(taken func(string) bool) string {
-	var b [16]byte
-	for i := 0; i < 100; i++ {
-		rand.Read(b[:4])
-		if id := hex.EncodeToString(b[:4]); !taken(id) {
-			return id
-		}
-	}
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-// ISOTime formats t as JavaScript's Date.toISOString.
-func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // NewEntry builds the compaction entry exactly as Pi 1.6.0's appendCompaction
 // writes it: type, id, parentId, timestamp, summary, firstKeptEntryId,
@@ -39,7 +20,7 @@ func NewEntry(r *Result, p *Preparation, id, parentID string, now time.Time) jso
 		"type", jsonl.QuoteString("compaction"),
 		"id", jsonl.QuoteString(id),
 		"parentId", parent,
-		"timestamp", jsonl.QuoteString(ISOTime(stamp)),
+		"timestamp", jsonl.QuoteString(jsonl.ISOTime(stamp)),
 		"summary", jsonl.QuoteString(r.Summary),
 		"firstKeptEntryId", jsonl.QuoteString(r.FirstKeptEntryID),
 		"tokensBefore", jsonl.AppendInt(nil, int64(r.TokensBefore)),

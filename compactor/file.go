@@ -27,7 +27,7 @@ type Options struct {
 	Summarizer    Summarizer
 	Now           func() time.Time // the entry's time; time.Now when nil
 	Stdin         io.Reader        // read for the file "-" (plan only)
-	// NewID picks the entry's id; compactor.NewID when nil.
+	// NewID picks the entry's id; Pi's generateId (jsonl.GenerateID) when nil.
 	NewID func(taken func(string) bool) string
 }
 
@@ -182,7 +182,7 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 	if err := ctx.Err(); err != nil {
 		return o.fail(err)
 	}
-	now, newID := time.Now, NewID
+	now, newID := time.Now, func(taken func(string) bool) string { return jsonl.GenerateID(nil, taken) }
 	if opts.Now != nil {
 		now = opts.Now
 	}

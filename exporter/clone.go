@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -35,22 +34,11 @@ func FreshHeader(cwd, parentSession string) (NewHeader, error) {
 }
 
 // Timestamp is the header time as JavaScript's toISOString writes it.
-func (h NewHeader) Timestamp() string { return h.Time.UTC().Format("2006-01-02T15:04:05.000Z") }
+func (h NewHeader) Timestamp() string { return jsonl.ISOTime(h.Time) }
 
-// FileName is Pi's name for the session file: the timestamp with ':' and '.'
-// replaced by '-', an underscore, the id and ".jsonl".
-func (h NewHeader) FileName() string {
-	return strings.NewReplacer(":", "-", ".", "-").Replace(h.Timestamp()) + "_" + h.ID + ".jsonl"
-}
-
-// AppendJSON writes the header line as Pi's JSON.stringify does.
+// AppendJSON writes the header line as Pi's newSession does.
 func (h NewHeader) AppendJSON(dst []byte) []byte {
-	o := jsonl.ObjectOf("type", jsonl.QuoteString("session"), "version", []byte("3"),
-		"id", jsonl.QuoteString(h.ID), "timestamp", jsonl.QuoteString(h.Timestamp()), "cwd", jsonl.QuoteString(h.Cwd))
-	if h.ParentSession != "" {
-		o.Set("parentSession", jsonl.QuoteString(h.ParentSession))
-	}
-	return o.AppendJSON(dst)
+	return jsonl.AppendHeader(dst, jsonl.Header{ID: h.ID, Timestamp: h.Timestamp(), Cwd: h.Cwd, ParentSession: h.ParentSession})
 }
 
 // SourceCwd returns the cwd a copy of ix keeps: the header's, made absolute
@@ -192,7 +180,7 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		if l.target == "" || !kept.ids[l.target] {
 			continue
 		}
-		id := freshEntryID(kept.ids)
+		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
 		o := jsonl.ObjectOf("type", jsonl.QuoteString("label"), "id", jsonl.QuoteString(id), "parentId", parent,
 			"timestamp", jsonl.QuoteString(l.timestamp), "targetId", jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
@@ -203,17 +191,6 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		n++
 	}
 	return n, nil
-}
-
-// freshEntryID is Pi's generateId: the first 8 characters of a random UUID,
-// retried while taken, then a whole UUID.
-func freshEntryID(taken map[string]bool) string {
-	for range 100 {
-		if id := uuid.NewString()[:8]; !taken[id] {
-			return id
-		}
-	}
-	return uuid.NewString()
 }
 
 // ForkPoint returns the leaf Pi's /fork branches at for the user message id:

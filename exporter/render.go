@@ -65,7 +65,7 @@ func (r *renderer) redactHeader() error {
 		return nil
 	}
 	h := r.header
-	line, err := r.opts.Redact(NewHeader{ID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession}.AppendJSON(nil))
+	line, err := r.opts.Redact(jsonl.AppendHeader(nil, jsonl.Header{ID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession}))
 	if err != nil {
 		return &jsonl.PosError{File: r.ix.Name, Line: r.ix.HeaderLine, Err: err}
 	}

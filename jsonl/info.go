@@ -180,21 +180,18 @@ func (a *infoAccumulator) finish(headerTime string, modTime time.Time) {
 	}
 	created, createdOK := ParseTimestamp(headerTime)
 	if createdOK {
-		s := isoMillis(created)
+		s := ISOTime(created)
 		in.Created = &s
 	}
 	switch {
 	case a.lastActivity > 0:
-		in.Modified = isoMillis(time.UnixMilli(int64(a.lastActivity)))
+		in.Modified = ISOTime(time.UnixMilli(int64(a.lastActivity)))
 	case createdOK:
-		in.Modified = isoMillis(created)
+		in.Modified = ISOTime(created)
 	default:
-		in.Modified = isoMillis(modTime)
+		in.Modified = ISOTime(modTime)
 	}
 }
-
-// isoMillis formats a time as JavaScript's toISOString does.
-func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // ExtractText is Pi's extractTextContent: a string content, or its text blocks
 // joined with spaces.

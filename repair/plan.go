@@ -2,7 +2,6 @@ package repair
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"sort"
@@ -100,17 +99,33 @@ func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, er
 	return pl, nil
 }
 
-// freshID returns a new 8-hex id that no entry uses, the same for the same
-// file and position, so a repair can be reproduced.
+// freshID returns a new id, made as Pi's generateId makes one, that no entry
+// uses. Its random bytes come from the file and the position, so a repair can
+// be reproduced.
 func (pl *plan) freshID(line int) string {
-	for salt := 0; ; salt++ {
-		sum := sha256.Sum256([]byte(pl.idSource + "/repair/" + strconv.Itoa(line) + "/" + strconv.Itoa(salt)))
-		id := hex.EncodeToString(sum[:4])
-		if !pl.taken[id] {
-			pl.taken[id] = true
-			return id
-		}
+	seed := &hashStream{seed: pl.idSource + "/repair/" + strconv.Itoa(line) + "/"}
+	id := jsonl.GenerateID(seed, func(id string) bool { return pl.taken[id] })
+	pl.taken[id] = true
+	return id
+}
+
+// hashStream stands in for crypto/rand where a repair must be reproducible:
+// its k-th block of 16 bytes is the start of SHA-256(seed + k).
+type hashStream struct {
+	seed string
+	k    int
+	buf  []byte
+}
+
+func (h *hashStream) Read(p []byte) (int, error) {
+	if len(h.buf) == 0 {
+		sum := sha256.Sum256([]byte(h.seed + strconv.Itoa(h.k)))
+		h.k++
+		h.buf = sum[:16]
 	}
+	n := copy(p, h.buf)
+	h.buf = h.buf[n:]
+	return n, nil
 }
 
 // planLinks gives every entry a unique id and a parent written before it.

@@ -4,15 +4,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"time"
 
+	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 )
-
-// sessionIDPattern is what Pi accepts as a session id.
-var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 
 // planHeader makes sure the output starts with exactly one valid v3 header.
 func (pl *plan) planHeader(name string) error {
@@ -89,11 +85,9 @@ func (pl *plan) recreateHeader(name string) error {
 		return err
 	}
 	id := pl.sessionID(name)
-	cwd, known := cwdFromFolder(name)
+	cwd, known := sessionfiles.CwdFromFolderName(filepath.Base(filepath.Dir(name)))
 	pl.idSource = id
-	h := jsonl.ObjectOf("type", jsonl.QuoteString("session"), "version", []byte("3"), "id", jsonl.QuoteString(id),
-		"timestamp", jsonl.QuoteString(ts), "cwd", jsonl.QuoteString(cwd))
-	pl.header = h.AppendJSON(nil)
+	pl.header = jsonl.AppendHeader(nil, jsonl.Header{ID: id, Timestamp: ts, Cwd: cwd})
 	where := "cwd " + cwd + " from the folder name"
 	if !known {
 		where = "an empty cwd (the folder is not one of Pi's session folders)"
@@ -105,20 +99,15 @@ func (pl *plan) recreateHeader(name string) error {
 // sessionID takes the id from a Pi session file name, or makes a UUIDv7 from
 // the first entry's time and the file's name.
 func (pl *plan) sessionID(name string) string {
-	base := filepath.Base(name)
-	for _, suf := range []string{".gz", ".zst"} {
-		base = strings.TrimSuffix(base, suf)
-	}
-	base = strings.TrimSuffix(base, ".jsonl")
-	if k := strings.LastIndexByte(base, '_'); k >= 0 && sessionIDPattern.MatchString(base[k+1:]) {
-		return base[k+1:]
+	if id, ok := sessionfiles.IDFromFileName(name); ok {
+		return id
 	}
 	ts, _ := pl.firstTimestamp()
 	t, ok := jsonl.ParseTimestamp(ts)
 	if !ok {
 		t = time.Unix(0, 0)
 	}
-	return uuid7(t, base+"/"+ts)
+	return uuid7(t, sessionfiles.FileStem(name)+"/"+ts)
 }
 
 // uuid7 is a UUIDv7 whose random bits come from seed, so a repair can be
@@ -136,20 +125,6 @@ func uuid7(t time.Time, seed string) string {
 	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }
 
-// cwdFromFolder reads the cwd back from Pi's folder name "--home-dev-x--".
-// Pi writes every / as -, so a - in the original path cannot be told apart;
-// each - becomes /.
-func cwdFromFolder(name string) (string, bool) {
-	if name == "-" {
-		return "", false
-	}
-	dir := filepath.Base(filepath.Dir(name))
-	if len(dir) < 5 || !strings.HasPrefix(dir, "--") || !strings.HasSuffix(dir, "--") {
-		return "", false
-	}
-	return "/" + strings.ReplaceAll(dir[2:len(dir)-2], "-", "/"), true
-}
-
 // firstTimestamp is the first entry's timestamp, or now for a file without
 // entries.
 func (pl *plan) firstTimestamp() (string, error) {
@@ -165,7 +140,7 @@ func (pl *plan) firstTimestamp() (string, error) {
 			return ts, nil
 		}
 	}
-	return time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), nil
+	return jsonl.ISOTime(time.Now()), nil
 }
 
 // applySet sets (or, for a nil value, deletes) fields of obj through its

@@ -1,6 +1,10 @@
 package gen
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/pitool/pitool/jsonl"
+)
 
 // sprinkle writes, now and then, the entries that surround turns in real sessions: model and
 // thinking changes, labels, names (always one after the first turn), extension entries, usage, context edits and shell commands.
@@ -74,7 +78,7 @@ func (g *generator) custom() error {
 	t := g.clock.advance(2000)
 	id := g.ids.next()
 	e := customEntry{Type: "custom", CustomType: "plan-mode", Data: customData{Step: g.rng.IntN(20), On: g.chance(2)},
-		ID: id, ParentID: g.path.leafID(), Timestamp: iso(t)}
+		ID: id, ParentID: g.path.leafID(), Timestamp: jsonl.ISOTime(t)}
 	return g.emit(id, kindOther, e)
 }
 
@@ -83,7 +87,7 @@ func (g *generator) customMessage() error {
 	t := g.clock.advance(2000)
 	id := g.ids.next()
 	e := customMessageEntry{Type: "custom_message", CustomType: "reminder", Content: "remember: " + g.text.words(6),
-		Display: g.chance(2), Details: reminderDetail{N: g.rng.IntN(50)}, ID: id, ParentID: g.path.leafID(), Timestamp: iso(t)}
+		Display: g.chance(2), Details: reminderDetail{N: g.rng.IntN(50)}, ID: id, ParentID: g.path.leafID(), Timestamp: jsonl.ISOTime(t)}
 	return g.emit(id, kindCustomMsg, e)
 }
 

@@ -10,6 +10,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"time"
+
+	"github.com/pitool/pitool/jsonl"
 )
 
 const (
@@ -208,7 +210,7 @@ func (g *generator) sequence(steps ...func() error) error {
 // newHead opens an entry of type typ as a child of the leaf, up to maxMs after the previous one.
 func (g *generator) newHead(typ string, maxMs int) head {
 	t := g.clock.advance(maxMs)
-	return head{Type: typ, ID: g.ids.next(), ParentID: g.path.leafID(), Timestamp: iso(t)}
+	return head{Type: typ, ID: g.ids.next(), ParentID: g.path.leafID(), Timestamp: jsonl.ISOTime(t)}
 }
 
 // nowMs is the current time in epoch milliseconds, as messages store it.

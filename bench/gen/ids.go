@@ -6,9 +6,6 @@ import (
 	"time"
 )
 
-// isoLayout is Date.prototype.toISOString's format: UTC, milliseconds, a literal Z.
-const isoLayout = "2006-01-02T15:04:05.000Z"
-
 // idSource hands out entry ids: 8 lowercase hex characters, like Pi's generateId. Each id is a
 // keyed bijection of a counter, so ids look random yet never repeat (for 2^32 entries) without
 // remembering the ids already given.
@@ -53,11 +50,6 @@ type clock struct {
 func (c *clock) advance(maxMs int) time.Time {
 	c.now = c.now.Add(time.Duration(1+c.rng.IntN(maxMs)) * time.Millisecond)
 	return c.now
-}
-
-// iso formats t as JSON.stringify formats a Date.
-func iso(t time.Time) string {
-	return t.UTC().Format(isoLayout)
 }
 
 // uuidV7 returns a UUIDv7 string for t with random bits from rng, as Pi names new sessions.

@@ -3,6 +3,8 @@ package gen
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pitool/pitool/jsonl"
 )
 
 // toolNames are the tools the system message declares.
@@ -11,7 +13,7 @@ var toolNames = []string{"read", "bash", "edit", "write", "grep"}
 // opening writes the header, then what Pi writes before the first prompt: the model, the
 // thinking level and the system message.
 func (g *generator) opening() error {
-	h := header{Type: "session", Version: 3, ID: uuidV7(g.clock.now, g.rng), Timestamp: iso(g.clock.now), Cwd: g.opts.Cwd}
+	h := header{Type: "session", Version: 3, ID: uuidV7(g.clock.now, g.rng), Timestamp: jsonl.ISOTime(g.clock.now), Cwd: g.opts.Cwd}
 	if err := g.enc.Encode(h); err != nil {
 		return fmt.Errorf("gen: write header: %w", err)
 	}

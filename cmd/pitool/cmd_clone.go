@@ -147,7 +147,7 @@ func destination(opts newSessionOptions, h exporter.NewHeader) (string, error) {
 	if err := safefile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("create session folder: %w", err)
 	}
-	return filepath.Join(dir, h.FileName()), nil
+	return filepath.Join(dir, sessionfiles.FileName(h.Timestamp(), h.ID)), nil
 }
 
 func reportNewSession(e *env, opts newSessionOptions, path string, h exporter.NewHeader, res exporter.Result) error {

@@ -134,8 +134,8 @@ func (rep *nightlyReport) json(run *nightlyRun) []byte {
 	}
 	return jsonl.ObjectOf(
 		"dir", jsonl.QuoteString(rep.dir),
-		"started", jsonl.QuoteString(compactor.ISOTime(rep.started)),
-		"finished", jsonl.QuoteString(compactor.ISOTime(rep.finished)),
+		"started", jsonl.QuoteString(jsonl.ISOTime(rep.started)),
+		"finished", jsonl.QuoteString(jsonl.ISOTime(rep.finished)),
 		"interrupted", boolRaw(rep.interrupted),
 		"dryRun", boolRaw(rep.dryRun),
 		"contextWindow", intRaw(run.opts.ContextWindow),

@@ -1,0 +1,114 @@
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestISOTime checks ISOTime against what Node 20 prints for
+// new Date(ms).toISOString().
+func TestISOTime(t *testing.T) {
+	for ms, want := range map[int64]string{
+		0:                 "1970-01-01T00:00:00.000Z",
+		-1:                "1969-12-31T23:59:59.999Z",
+		1500000000000:     "2017-07-14T02:40:00.000Z",
+		253402300799999:   "9999-12-31T23:59:59.999Z",
+		253402300800000:   "+010000-01-01T00:00:00.000Z",
+		-62167219200000:   "0000-01-01T00:00:00.000Z",
+		-62167219200001:   "-000001-12-31T23:59:59.999Z",
+		8640000000000000:  "+275760-09-13T00:00:00.000Z",
+		-8640000000000000: "-271821-04-20T00:00:00.000Z",
+	} {
+		if got := ISOTime(time.UnixMilli(ms)); got != want {
+			t.Errorf("ISOTime(%d ms) = %s, want %s", ms, got, want)
+		}
+	}
+	local := time.Date(2026, 1, 2, 3, 4, 5, 999_999_999, time.FixedZone("x", 3600))
+	if got, want := ISOTime(local), "2026-01-02T02:04:05.999Z"; got != want {
+		t.Errorf("ISOTime(%v) = %s, want %s (UTC, digits past the millisecond cut)", local, got, want)
+	}
+}
+
+// hashStream is a reproducible source of UUID bytes for tests.
+type hashStream struct{ n int }
+
+func (h *hashStream) Read(p []byte) (int, error) {
+	sum := sha256.Sum256([]byte{byte(h.n)})
+	h.n++
+	return copy(p, sum[:]), nil
+}
+
+func TestGenerateIDShape(t *testing.T) {
+	short := regexp.MustCompile(`^[0-9a-f]{8}$`)
+	for range 50 {
+		if id := GenerateID(nil, func(string) bool { return false }); !short.MatchString(id) {
+			t.Fatalf("GenerateID = %q, want 8 lowercase hex digits", id)
+		}
+	}
+}
+
+func TestGenerateIDSkipsTaken(t *testing.T) {
+	first := GenerateID(&hashStream{}, func(string) bool { return false })
+	second := GenerateID(&hashStream{}, func(id string) bool { return id == first })
+	if first == second || second != GenerateID(&hashStream{n: 1}, func(string) bool { return false }) {
+		t.Errorf("ids %s then %s: a taken id must cost one UUID and be skipped", first, second)
+	}
+}
+
+// TestGenerateIDFallback: after 100 taken short ids Pi writes a whole random
+// UUID (version 4).
+func TestGenerateIDFallback(t *testing.T) {
+	tries := 0
+	id := GenerateID(&hashStream{}, func(string) bool { tries++; return true })
+	if tries != 100 || !regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`).MatchString(id) {
+		t.Errorf("after %d tries GenerateID = %q, want a UUIDv4 after 100 tries", tries, id)
+	}
+}
+
+// TestAppendHeaderLikePi rewrites the header of every committed v3 session
+// from its parsed fields and expects Pi's own bytes back.
+func TestAppendHeaderLikePi(t *testing.T) {
+	files, err := filepath.Glob("../testdata/corpus/v3/*.jsonl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files: %v", err)
+	}
+	for _, f := range files {
+		line := firstLine(t, f)
+		ix, done, err := IndexFile(f, nil)
+		if err != nil || !ix.HasHeader {
+			t.Fatalf("%s: no header (%v)", f, err)
+		}
+		if err := done(); err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendHeader(nil, ix.Header); !bytes.Equal(got, line) {
+			t.Errorf("%s:\n got %s\nwant %s", f, got, line)
+		}
+	}
+	h := Header{ID: "x", Timestamp: "t", Cwd: "/c", ParentSession: "/p/s.jsonl"}
+	if got, want := string(AppendHeader(nil, h)), `{"type":"session","version":3,"id":"x","timestamp":"t","cwd":"/c","parentSession":"/p/s.jsonl"}`; got != want {
+		t.Errorf("AppendHeader = %s, want %s", got, want)
+	}
+}
+
+func firstLine(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	line, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return []byte(strings.TrimSuffix(line, "\n"))
+}
