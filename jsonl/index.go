@@ -258,7 +258,6 @@ func parseTypeRaw(raw []byte) EntryType {
 	return ParseEntryType(name)
 }
 
-
 func (ix *Index) noteLabel(target, label string, i int32) {
 	if label == "" {
 		delete(ix.labels, target)
