@@ -12,9 +12,9 @@ type cutPoint struct {
 }
 
 func isCutPointMessage(m jsonl.Object) bool {
-	switch role(m) {
-	case jsonl.RoleUser, jsonl.RoleAssistant, jsonl.RoleBashExecution, jsonl.RoleCustom,
-		jsonl.RoleBranchSummary, jsonl.RoleCompactionSummary:
+	switch jsonl.RoleOf(m.Get("role")) {
+	case jsonl.UserRole, jsonl.AssistantRole, jsonl.BashExecutionRole, jsonl.CustomRole,
+		jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
 		return true
 	}
 	return false
@@ -22,21 +22,6 @@ func isCutPointMessage(m jsonl.Object) bool {
 
 func isTurnStartMessage(m jsonl.Object) bool {
 	return !isRole(m, jsonl.RoleAssistant) && isCutPointMessage(m)
-}
-
-// role returns a message's role when it is a plain JSON string, without
-// allocating for the common case.
-func role(m jsonl.Object) string {
-	raw := m.Get("role")
-	if len(raw) < 2 || raw[0] != '"' {
-		return ""
-	}
-	for _, c := range raw[1 : len(raw)-1] {
-		if c == '\\' {
-			return m.String("role")
-		}
-	}
-	return string(raw[1 : len(raw)-1])
 }
 
 func anyMessage(msgs []jsonl.Object, pred func(jsonl.Object) bool) bool {

@@ -17,7 +17,7 @@ func NewEntry(r *Result, p *Preparation, id, parentID string, now time.Time) jso
 	}
 	stamp := now.UTC().Truncate(time.Millisecond)
 	e := jsonl.ObjectOf(
-		"type", jsonl.QuoteString("compaction"),
+		"type", jsonl.QuoteString(jsonl.TypeCompaction.String()),
 		"id", jsonl.QuoteString(id),
 		"parentId", parent,
 		"timestamp", jsonl.QuoteString(jsonl.ISOTime(stamp)),

@@ -66,11 +66,12 @@ func collectFacts(msgs []jsonl.Object) *facts {
 }
 
 func (f *facts) addCommands(m jsonl.Object) {
-	for _, b := range blocks(m.Get("content")) {
-		if b.String("type") != "toolCall" || b.String("name") != "bash" {
+	calls, _ := jsonl.ToolCalls(m.Get("content"))
+	for _, c := range calls {
+		if c.Name != "bash" {
 			continue
 		}
-		if args, err := jsonl.ParseObject(b.Get("arguments")); err == nil {
+		if args, err := jsonl.ParseObject(c.Arguments); err == nil {
 			f.commands = appendItem(f.commands, args.String("command"))
 		}
 	}

@@ -1,7 +1,6 @@
 package compactor
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 
@@ -33,8 +32,8 @@ func (f *FileOps) add(set *[]string, kind, path string) {
 // AddFromMessage is Pi's extractFileOpsFromMessage: tool calls of an assistant
 // message, or the nested calls recorded on a tool result.
 func (f *FileOps) AddFromMessage(m jsonl.Object) {
-	switch role(m) {
-	case jsonl.RoleToolResult:
+	switch jsonl.RoleOf(m.Get("role")) {
+	case jsonl.ToolResultRole:
 		if !m.Has("nestedCalls") {
 			return
 		}
@@ -48,39 +47,21 @@ func (f *FileOps) AddFromMessage(m jsonl.Object) {
 				f.addCall(call)
 			}
 		}
-	case jsonl.RoleAssistant:
+	case jsonl.AssistantRole:
 		f.addToolCalls(m.Get("content"))
 	}
 }
 
-// addToolCalls adds the calls of an assistant content array, parsing only
-// the blocks that can be tool calls.
+// addToolCalls adds the tool calls of an assistant content array that have
+// a name and arguments.
 func (f *FileOps) addToolCalls(content jsonl.RawMessage) {
-	if !mayHoldToolCall(content) {
-		return
-	}
-	elems, _ := jsonl.ParseArray(content)
-	for _, raw := range elems {
-		if !mayHoldToolCall(raw) {
-			continue
-		}
-		if b, err := jsonl.ParseObject(raw); err == nil && b.String("type") == "toolCall" && b.Has("arguments") && b.Has("name") {
-			f.addCall(b)
+	calls, _ := jsonl.ToolCalls(content)
+	for _, c := range calls {
+		if c.Arguments != nil && c.Block.Has("name") {
+			f.addCall(c.Block)
 		}
 	}
 }
-
-// mayHoldToolCall reports whether raw JSON can hold a block of type
-// "toolCall": written as Pi writes it, or with a \u escape, which
-// JSON.parse reads the same.
-func mayHoldToolCall(raw []byte) bool {
-	return bytes.Contains(raw, toolCallType) || bytes.Contains(raw, unicodeEscape)
-}
-
-var (
-	toolCallType  = []byte(`"toolCall"`)
-	unicodeEscape = []byte(`\u`)
-)
 
 func (f *FileOps) addCall(call jsonl.Object) {
 	var set *[]string

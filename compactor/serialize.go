@@ -43,10 +43,10 @@ func serializeAssistant(content jsonl.RawMessage) []string {
 	var parts, texts, calls []string
 	hasText := false
 	for _, b := range blocks(content) {
-		switch b.String("type") {
-		case "toolCall":
+		switch jsonl.BlockType(b.Get("type")) {
+		case jsonl.BlockToolCall:
 			calls = append(calls, b.String("name")+"("+serializeArgs(b.Get("arguments"))+")")
-		case "text":
+		case jsonl.BlockText:
 			hasText = true
 			texts = append(texts, b.String("text"))
 		}

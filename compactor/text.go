@@ -31,7 +31,7 @@ func contentText(content jsonl.RawMessage, sep string) string {
 	}
 	var parts []string
 	for _, b := range blocks(content) {
-		if b.String("type") == "text" {
+		if jsonl.BlockType(b.Get("type")) == jsonl.BlockText {
 			parts = append(parts, b.String("text"))
 		}
 	}

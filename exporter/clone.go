@@ -182,7 +182,7 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		}
 		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
-		o := jsonl.ObjectOf("type", jsonl.QuoteString("label"), "id", jsonl.QuoteString(id), "parentId", parent,
+		o := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeLabel.String()), "id", jsonl.QuoteString(id), "parentId", parent,
 			"timestamp", jsonl.QuoteString(l.timestamp), "targetId", jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
 		if err := out.WriteLine(o.AppendJSON(nil)); err != nil {
 			return n, err

@@ -112,14 +112,14 @@ func (r *renderer) assistantView(v *entryView, msg jsonl.Message) error {
 	var names []string
 	for _, b := range blocks {
 		switch {
-		case b.Type == "text" && strings.TrimSpace(b.Text) != "":
+		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
 			a.Blocks = append(a.Blocks, blockView{Text: r.markdown(b.Text)})
 			if v.Summary == "" {
 				v.Summary = summaryLine(b.Text)
 			}
-		case b.Type == "thinking" && !r.opts.NoThinking && (b.Redacted || strings.TrimSpace(b.Thinking) != ""):
+		case b.Type == jsonl.BlockThinking && !r.opts.NoThinking && (b.Redacted || strings.TrimSpace(b.Thinking) != ""):
 			a.Blocks = append(a.Blocks, blockView{Thinking: b.Thinking, Redacted: b.Redacted})
-		case b.Type == "toolCall":
+		case b.Type == jsonl.BlockToolCall:
 			calls[b.ID] = true
 			names = append(names, b.Name)
 		}
@@ -146,7 +146,7 @@ func (r *renderer) toolCalls(a *assistantView, blocks []jsonl.Block, calls map[s
 		return err
 	}
 	for _, b := range blocks {
-		if b.Type == "toolCall" {
+		if b.Type == jsonl.BlockToolCall {
 			if res := found[b.ID]; res != nil {
 				r.stats.add(res.Msg, nil)
 			}

@@ -124,11 +124,11 @@ func (m *mdWriter) assistant(e *jsonl.Entry, msg jsonl.Message, blocks []jsonl.B
 	m.printf("\n### %s · %s\n", title, shortTime(e.Timestamp()))
 	for _, b := range blocks {
 		switch {
-		case b.Type == "thinking" && !m.r.opts.NoThinking && strings.TrimSpace(b.Thinking) != "":
+		case b.Type == jsonl.BlockThinking && !m.r.opts.NoThinking && strings.TrimSpace(b.Thinking) != "":
 			m.printf("\n> *Thinking:* %s\n", strings.ReplaceAll(strings.TrimSpace(b.Thinking), "\n", "\n> "))
-		case b.Type == "text" && strings.TrimSpace(b.Text) != "":
+		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
 			m.printf("\n%s\n", strings.TrimSpace(b.Text))
-		case b.Type == "toolCall":
+		case b.Type == jsonl.BlockToolCall:
 			m.toolCall(b)
 		}
 	}

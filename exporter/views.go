@@ -102,7 +102,7 @@ func contentOf(raw jsonl.RawMessage) (string, []jsonl.Block) {
 	}
 	var texts []string
 	for _, b := range blocks {
-		if b.Type == "text" {
+		if b.Type == jsonl.BlockText {
 			texts = append(texts, b.Text)
 		}
 	}
@@ -119,7 +119,7 @@ var (
 func images(blocks []jsonl.Block) []imageView {
 	var out []imageView
 	for _, b := range blocks {
-		if b.Type != "image" || !imageMIME.MatchString(b.MimeType) || !base64Re.MatchString(b.Data) {
+		if b.Type != jsonl.BlockImage || !imageMIME.MatchString(b.MimeType) || !base64Re.MatchString(b.Data) {
 			continue
 		}
 		out = append(out, imageView{Src: template.URL("data:" + b.MimeType + ";base64," + b.Data)})

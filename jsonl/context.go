@@ -161,17 +161,11 @@ func applyReplacement(m Object, content RawMessage) Object {
 		return m
 	}
 	if s, isString := DecodeString(content); isString && (role == RoleAssistant || role == RoleToolResult) {
-		content = textBlocks(s)
+		content = TextContent(s)
 	}
 	m = m.Clone()
 	m.Set("content", content)
 	return m
-}
-
-// textBlocks is [{"type":"text","text":s}].
-func textBlocks(s string) RawMessage {
-	b := append([]byte(`[{"type":"text","text":`), QuoteString(s)...)
-	return append(b, "}]"...)
 }
 
 // EntryMessages is Pi's sessionEntryToContextMessages: the messages one entry

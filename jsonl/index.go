@@ -23,7 +23,7 @@ type node struct {
 	length uint32
 	line   uint32
 	typ    EntryType
-	role   role   // message entries: the message's role
+	role   Role   // message entries: the message's role
 	plain  bool   // message entries: content is not null and "message" is the last key
 	msgOff uint32 // message entries: where the message object starts in the line
 }
@@ -151,7 +151,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	f.header = n.typ == TypeSession
 	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
 	if n.typ == TypeMessage && s.Message != nil {
-		n.role = parseRoleRaw(s.Msg.Role)
+		n.role = RoleOf(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
 		n.msgOff = uint32(s.MessageOffset)
 	}
@@ -256,16 +256,6 @@ func parseTypeRaw(raw []byte) EntryType {
 	}
 	name, _ := text(raw)
 	return ParseEntryType(name)
-}
-
-// parseRoleRaw maps a raw "role" value to its role, without allocating when
-// it holds no escape.
-func parseRoleRaw(raw []byte) role {
-	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 {
-		return parseRole(string(raw[1 : len(raw)-1]))
-	}
-	r, _ := text(raw)
-	return parseRole(r)
 }
 
 func (ix *Index) noteLabel(target, label string, i int32) {

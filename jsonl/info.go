@@ -201,7 +201,7 @@ func ExtractText(content RawMessage) string {
 	}
 	var parts []string
 	for _, b := range contentBlocks(content) {
-		if b.String("type") == "text" {
+		if BlockType(b.Get("type")) == BlockText {
 			parts = append(parts, b.String("text"))
 		}
 	}

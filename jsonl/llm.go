@@ -32,17 +32,17 @@ func convertOne(m Object) (Object, bool) {
 		if Truthy(m.Get("excludeFromContext")) {
 			return Object{}, false
 		}
-		return userMessage(textBlocks(BashExecutionText(m)), ts), true
+		return userMessage(TextContent(BashExecutionText(m)), ts), true
 	case RoleCustom:
 		content := m.Get("content")
 		if s, ok := DecodeString(content); ok {
-			content = textBlocks(s)
+			content = TextContent(s)
 		}
 		return userMessage(content, ts), true
 	case RoleBranchSummary:
-		return userMessage(textBlocks(BranchSummaryPrefix+jsString(m.Get("summary"))+BranchSummarySuffix), ts), true
+		return userMessage(TextContent(BranchSummaryPrefix+jsString(m.Get("summary"))+BranchSummarySuffix), ts), true
 	case RoleCompactionSummary:
-		return userMessage(textBlocks(CompactionSummaryPrefix+jsString(m.Get("summary"))+CompactionSummarySuffix), ts), true
+		return userMessage(TextContent(CompactionSummaryPrefix+jsString(m.Get("summary"))+CompactionSummarySuffix), ts), true
 	case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
 		return m, true
 	}

@@ -50,8 +50,9 @@ func messagePreview(e *Entry) string {
 func assistantPreview(m Object) string {
 	text := oneLine(ExtractText(m.Get("content")))
 	var calls []string
-	for _, c := range toolCalls(m) {
-		calls = append(calls, c.String("name"))
+	toolCalls, _ := ToolCalls(m.Get("content"))
+	for _, c := range toolCalls {
+		calls = append(calls, c.Name)
 	}
 	if len(calls) > 0 {
 		text = strings.TrimSpace(text + " → " + strings.Join(calls, ", "))

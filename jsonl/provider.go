@@ -42,7 +42,7 @@ type ProviderTransform struct {
 	model    ProviderModel
 	emit     func(Object) error
 	err      error
-	pending  []Object // tool calls of the last assistant message
+	pending  []ToolCall // tool calls of the last assistant message
 	answered map[string]bool
 	held     []Object // system messages met inside a tool exchange
 }
@@ -65,7 +65,7 @@ func (t *ProviderTransform) Add(m Object) {
 			return
 		}
 		m = transformAssistant(m, t.model)
-		if calls := toolCalls(m); len(calls) > 0 {
+		if calls, _ := ToolCalls(m.Get("content")); len(calls) > 0 {
 			t.pending, t.answered = calls, map[string]bool{}
 		}
 		t.send(m)
@@ -103,9 +103,9 @@ func (t *ProviderTransform) send(m Object) {
 
 func (t *ProviderTransform) closePending() {
 	for _, call := range t.pending {
-		if !t.answered[call.String("id")] {
-			t.send(ObjectOf("role", QuoteString(RoleToolResult), "toolCallId", call.Get("id"),
-				"toolName", call.Get("name"), "content", textBlocks(NoResultText), "isError", RawMessage("true"),
+		if !t.answered[call.ID] {
+			t.send(ObjectOf("role", QuoteString(RoleToolResult), "toolCallId", call.Block.Get("id"),
+				"toolName", call.Block.Get("name"), "content", TextContent(NoResultText), "isError", RawMessage("true"),
 				"timestamp", RawMessage("0")))
 		}
 	}
@@ -114,16 +114,6 @@ func (t *ProviderTransform) closePending() {
 		t.send(m)
 	}
 	t.held = nil
-}
-
-func toolCalls(m Object) []Object {
-	var calls []Object
-	for _, b := range contentBlocks(m.Get("content")) {
-		if b.String("type") == "toolCall" {
-			calls = append(calls, b)
-		}
-	}
-	return calls
 }
 
 // contentBlocks parses a content array into its blocks; a string or a
@@ -164,8 +154,8 @@ func transformBlock(raw RawMessage, same bool) (RawMessage, bool) {
 	if err != nil {
 		return raw, true
 	}
-	switch b.String("type") {
-	case "thinking":
+	switch BlockType(b.Get("type")) {
+	case BlockThinking:
 		if !same {
 			return nil, false
 		}
@@ -173,12 +163,12 @@ func transformBlock(raw RawMessage, same bool) (RawMessage, bool) {
 			return raw, true
 		}
 		return raw, strings.TrimSpace(b.String("thinking")) != ""
-	case "text":
+	case BlockText:
 		if same {
 			return raw, true
 		}
-		return ObjectOf("type", QuoteString("text"), "text", b.Get("text")).AppendJSON(nil), true
-	case "toolCall":
+		return ObjectOf("type", QuoteString(BlockText), "text", b.Get("text")).AppendJSON(nil), true
+	case BlockToolCall:
 		if !same && Truthy(b.Get("thoughtSignature")) {
 			b = b.Clone()
 			b.Delete("thoughtSignature")

@@ -78,7 +78,7 @@ func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
 // as Pi writes it) is handed to raw as its exact bytes, without decoding.
 func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error, fn func(ProjectedEntry) error) error {
 	for k, i := range s.Entries {
-		if k > 0 && k < s.firstOld && ix.nodes[i].role == roleSystem {
+		if k > 0 && k < s.firstOld && ix.nodes[i].role == SystemRole {
 			continue
 		}
 		if raw != nil && ix.passesThrough(s, i) {
@@ -117,7 +117,7 @@ func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error)
 // passesThrough reports whether entry i contributes its message unchanged.
 func (ix *Index) passesThrough(s *Selection, i int) bool {
 	n := &ix.nodes[i]
-	return n.plain && n.role != roleHookMessage && n.role != roleNone && !s.hasEdit(ix.ID(i))
+	return n.plain && n.role != HookMessageRole && n.role != NoRole && n.role != OtherRole && !s.hasEdit(ix.ID(i))
 }
 
 // rawMessage returns the bytes of a plain message entry's message object.
@@ -163,7 +163,7 @@ func (ix *Index) lastModel(path []int) (*Model, error) {
 	for k := len(path) - 1; k >= 0; k-- {
 		i := path[k]
 		isModelChange := ix.Type(i) == TypeModelChange
-		if !isModelChange && ix.nodes[i].role != roleAssistant {
+		if !isModelChange && ix.nodes[i].role != AssistantRole {
 			continue
 		}
 		e, err := ix.Decode(i)

@@ -38,10 +38,10 @@ func contentChars(content RawMessage) int {
 	}
 	chars := 0
 	for _, b := range contentBlocks(content) {
-		switch b.String("type") {
-		case "text":
+		switch BlockType(b.Get("type")) {
+		case BlockText:
 			chars += UTF16Len(b.String("text"))
-		case "image":
+		case BlockImage:
 			chars += EstimatedImageChars
 		}
 	}
@@ -65,12 +65,12 @@ func sectionChars(raw RawMessage) int {
 func assistantChars(content RawMessage) int {
 	chars := 0
 	for _, b := range contentBlocks(content) {
-		switch b.String("type") {
-		case "text":
+		switch BlockType(b.Get("type")) {
+		case BlockText:
 			chars += UTF16Len(b.String("text"))
-		case "thinking":
+		case BlockThinking:
 			chars += UTF16Len(b.String("thinking"))
-		case "toolCall":
+		case BlockToolCall:
 			chars += UTF16Len(b.String("name")) + StringifiedLen(b.Get("arguments"))
 		}
 	}

@@ -40,7 +40,7 @@ func (ix *Index) DanglingParent(i int) (string, bool) {
 
 // Role returns the message role of a message entry, "" for other entries and
 // for roles pitool does not know.
-func (ix *Index) Role(i int) string { return roleNames[ix.nodes[i].role] }
+func (ix *Index) Role(i int) string { return ix.nodes[i].role.String() }
 
 // Lookup returns the entry number for an id; with duplicate ids the later entry
 // wins, as in Pi.

@@ -260,32 +260,3 @@ type Cost struct {
 	CacheWrite float64 `json:"cacheWrite"`
 	Total      float64 `json:"total"`
 }
-
-// role is a message role as a small integer, kept by the index for every
-// message entry so that walks can tell roles apart without decoding.
-type role uint8
-
-const (
-	roleNone role = iota // not a message, or a role pitool does not know
-	roleSystem
-	roleUser
-	roleAssistant
-	roleToolResult
-	roleBashExecution
-	roleCustom
-	roleBranchSummary
-	roleCompactionSummary
-	roleHookMessage
-)
-
-var roleNames = [...]string{"", RoleSystem, RoleUser, RoleAssistant, RoleToolResult, RoleBashExecution,
-	RoleCustom, RoleBranchSummary, RoleCompactionSummary, RoleHookMessage}
-
-func parseRole(name string) role {
-	for i, n := range roleNames {
-		if n == name && i != 0 {
-			return role(i)
-		}
-	}
-	return roleNone
-}

@@ -87,7 +87,7 @@ func (ix *Index) writeProvider(aw *arrayWriter, sel *Selection) error {
 func (ix *Index) lastAssistantModel(sel *Selection) (ProviderModel, error) {
 	for k := len(sel.Entries) - 1; k >= 0; k-- {
 		i := sel.Entries[k]
-		if ix.nodes[i].role != roleAssistant {
+		if ix.nodes[i].role != AssistantRole {
 			continue
 		}
 		if rep, edited := sel.edits[ix.ID(i)]; edited && IsNull(rep) && rep != nil {

@@ -83,9 +83,9 @@ func (w *walker) memberValue(key []byte, pos int, free bool, m *members) (int, e
 		return w.value(pos, true)
 	case string(key) == "type":
 		return w.typeValue(pos, m)
-	case string(key) == "mimeType" && m.objType == "image" && w.r.opts.DropImages:
+	case string(key) == "mimeType" && m.objType == jsonl.BlockImage && w.r.opts.DropImages:
 		return w.replaceValue(pos, []byte(`"image/png"`))
-	case string(key) == "data" && m.objType == "image" && w.r.opts.DropImages:
+	case string(key) == "data" && m.objType == jsonl.BlockImage && w.r.opts.DropImages:
 		return w.replaceValue(pos, []byte(`"`+placeholderPNG+`"`))
 	}
 	return w.value(pos, freeForm(key))

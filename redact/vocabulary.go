@@ -1,5 +1,7 @@
 package redact
 
+import "github.com/pitool/pitool/jsonl"
+
 // piVocabulary lists the keys and enumeration values of Pi's session
 // format, which fill most strings of a session. New scans each once under
 // the run's rules: those with no finding are never scanned again, which
@@ -18,10 +20,12 @@ var piVocabulary = []string{
 	"toolName", "tools", "toolsAdded", "toolsRemoved", "total", "totalTokens", "truncated", "type",
 	"usage", "version",
 	// entry, block and message types, roles, stop reasons, levels, apis
-	"session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary",
-	"custom", "custom_message", "label", "session_info", "context_edit", "user", "assistant",
-	"toolResult", "bashExecution", "branchSummary", "compactionSummary", "system", "toolCall",
-	"image", "stop", "length", "toolUse", "error", "aborted", "off", "minimal", "low", "medium", "high",
+	jsonl.TypeSession.String(), jsonl.TypeMessage.String(), jsonl.TypeModelChange.String(),
+	jsonl.TypeThinkingLevelChange.String(), jsonl.TypeCompaction.String(), jsonl.TypeBranchSummary.String(),
+	jsonl.TypeCustom.String(), jsonl.TypeCustomMessage.String(), jsonl.TypeLabel.String(),
+	jsonl.TypeSessionInfo.String(), jsonl.TypeContextEdit.String(), jsonl.RoleUser, jsonl.RoleAssistant,
+	jsonl.RoleToolResult, jsonl.RoleBashExecution, jsonl.RoleBranchSummary, jsonl.RoleCompactionSummary,
+	jsonl.RoleSystem, jsonl.BlockToolCall, jsonl.BlockImage, "stop", "length", "toolUse", "error", "aborted", "off", "minimal", "low", "medium", "high",
 	"xhigh", "anthropic", "openai", "google", "anthropic-messages", "openai-completions",
 	"openai-responses", "google-generative-ai", "image/png", "image/jpeg", "image/gif", "image/webp",
 	"object", "string", "number", "boolean", "array",

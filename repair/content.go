@@ -65,10 +65,10 @@ func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
 	case !msg.ok() || t[msg.start] != '{':
 		fs.add("message.role-missing", e.line, e.off, "message entry %s has no message object", e.id)
 		return
-	case e.role == roleNone:
+	case e.role == jsonl.NoRole:
 		fs.add("message.role-missing", e.line, e.off, "message entry %s has no role", e.id)
 		return
-	case e.role == roleOther:
+	case e.role == jsonl.OtherRole:
 		fs.add("message.role-unknown", e.line, e.off, "message entry %s has an unknown role %s", e.id, clip(t[s.msg[fRole].start:s.msg[fRole].end]))
 		return
 	}
@@ -77,22 +77,21 @@ func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
 		return
 	}
 	switch e.role {
-	case roleAssistant, roleToolResult:
+	case jsonl.AssistantRole, jsonl.ToolResultRole:
 		if k != 'a' {
 			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be an array of blocks", e.id, roleLabel(e.role))
 		}
-	case roleUser, roleSystem, roleCustom:
+	case jsonl.UserRole, jsonl.SystemRole, jsonl.CustomRole:
 		if k != 'a' && k != 's' {
 			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be a string or an array of blocks", e.id, roleLabel(e.role))
 		}
 	}
 }
 
-func roleLabel(r role) string {
-	for name, v := range roleNames {
-		if v == r && name != jsonl.RoleHookMessage {
-			return name
-		}
+// roleLabel names a role in a finding: "message" for none or an unknown one.
+func roleLabel(r jsonl.Role) string {
+	if name := r.String(); name != "" {
+		return name
 	}
 	return "message"
 }

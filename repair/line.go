@@ -154,7 +154,7 @@ func knownTypeAt(b []byte) bool {
 		return false
 	}
 	name := string(b[1 : end+1])
-	return name == "session" || jsonl.ParseEntryType(name) != jsonl.TypeUnknown
+	return jsonl.ParseEntryType(name) != jsonl.TypeUnknown
 }
 
 // tryObject parses one object at i. With entryLike, it must also look like a
@@ -184,7 +184,7 @@ func looksLikeEntry(text []byte, s *segment) bool {
 		return false
 	}
 	name, _ := jsonl.DecodeString(text[s.top[fType].start:s.top[fType].end])
-	return name == "session" || jsonl.ParseEntryType(name) != jsonl.TypeUnknown
+	return jsonl.ParseEntryType(name) != jsonl.TypeUnknown
 }
 
 func (a *analysis) addJunk(p *parser, start, end int) {

@@ -10,27 +10,6 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// role is a message role as a small integer.
-type role uint8
-
-const (
-	roleNone role = iota // not a message, or no role
-	roleOther
-	roleSystem
-	roleUser
-	roleAssistant
-	roleToolResult
-	roleBash
-	roleCustom
-	roleSummary
-)
-
-var roleNames = map[string]role{
-	jsonl.RoleSystem: roleSystem, jsonl.RoleUser: roleUser, jsonl.RoleAssistant: roleAssistant,
-	jsonl.RoleToolResult: roleToolResult, jsonl.RoleBashExecution: roleBash, jsonl.RoleCustom: roleCustom,
-	jsonl.RoleHookMessage: roleCustom, jsonl.RoleBranchSummary: roleSummary, jsonl.RoleCompactionSummary: roleSummary,
-}
-
 // parentKind says what an entry's parentId holds.
 type parentKind uint8
 
@@ -72,7 +51,7 @@ type entry struct {
 	hash     uint64 // of the object's bytes, when the input cannot be read again
 	vraw     string // header only: the raw version value ("" for v1)
 	typ      jsonl.EntryType
-	role     role
+	role     jsonl.Role
 	pkind    parentKind
 	header   bool
 	hasID    bool
@@ -291,15 +270,15 @@ func (e *entry) readMessage(t []byte, s *segment) {
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
-	if e.role = roleOf(t, s.msg[fRole]); e.role == roleNone {
+	if e.role = roleOf(t, s.msg[fRole]); e.role == jsonl.NoRole {
 		return
 	}
 	switch e.role {
-	case roleToolResult:
+	case jsonl.ToolResultRole:
 		e.callID, _ = decodeSpan(t, s.msg[fToolCallID])
 		e.callHash = maphash.String(idSeed, e.callID)
 		e.toolName, _ = decodeSpan(t, s.msg[fToolName])
-	case roleAssistant:
+	case jsonl.AssistantRole:
 		stop, _ := decodeSpan(t, s.msg[fStopReason])
 		e.aborted = stop == "error" || stop == "aborted"
 		for _, c := range s.calls {
@@ -361,31 +340,22 @@ func typeOf(t []byte, s span) (header bool, typ jsonl.EntryType) {
 	if !ok {
 		return false, jsonl.TypeUnknown
 	}
-	if string(name) == "session" {
+	if typ = jsonl.ParseEntryType(string(name)); typ == jsonl.TypeSession {
 		return true, jsonl.TypeUnknown
 	}
-	return false, jsonl.ParseEntryType(string(name))
+	return false, typ
 }
 
-// roleOf reads a message's role: roleNone when it has none, roleOther when
-// it is not one Pi knows.
-func roleOf(t []byte, s span) role {
-	name, ok := rawString(t, s)
-	if !ok {
-		return roleNone
+// roleOf reads a message's role. v2's hookMessage is read as custom, the
+// role Pi migrates it to.
+func roleOf(t []byte, s span) jsonl.Role {
+	if !s.ok() {
+		return jsonl.NoRole
 	}
-	switch string(name) {
-	case jsonl.RoleUser:
-		return roleUser
-	case jsonl.RoleAssistant:
-		return roleAssistant
-	case jsonl.RoleToolResult:
-		return roleToolResult
-	}
-	if r, known := roleNames[string(name)]; known {
+	if r := jsonl.RoleOf(t[s.start:s.end]); r != jsonl.HookMessageRole {
 		return r
 	}
-	return roleOther
+	return jsonl.CustomRole
 }
 
 // rawString returns the content of a string value; escaped strings are

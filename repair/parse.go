@@ -293,18 +293,10 @@ func (p *parser) record(ctx pctx, blk *fields, f field, start, end int) {
 	}
 }
 
-// isToolCall reports whether a content block's type is "toolCall", as
-// JSON.parse reads it: escapes included.
+// isToolCall reports whether a content block's type (its value span s) is
+// a tool call's.
 func (p *parser) isToolCall(s span) bool {
-	if !s.ok() {
-		return false
-	}
-	raw := p.b[s.start:s.end]
-	if !hasBackslash(raw) {
-		return string(raw) == `"toolCall"`
-	}
-	typ, ok := jsonl.DecodeString(raw)
-	return ok && typ == "toolCall"
+	return s.ok() && jsonl.BlockType(p.b[s.start:s.end]) == jsonl.BlockToolCall
 }
 
 func (p *parser) array(i int, ctx pctx) int {

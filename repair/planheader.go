@@ -53,7 +53,7 @@ func (pl *plan) planHeader(name string) error {
 func (pl *plan) migrateRoles() {
 	pl.migrate = true
 	for i := range pl.a.m.entries {
-		if e := &pl.a.m.entries[i]; e.typ == jsonl.TypeMessage && e.role == roleCustom {
+		if e := &pl.a.m.entries[i]; e.typ == jsonl.TypeMessage && e.role == jsonl.CustomRole {
 			pl.ch(i)
 		}
 	}

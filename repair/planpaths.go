@@ -154,11 +154,9 @@ func (pl *plan) timestampOf(i int) (jsonl.RawMessage, error) {
 
 // resultLine is a toolResult entry in the form Pi writes.
 func resultLine(id, parent string, ts jsonl.RawMessage, c call) []byte {
-	text := append([]byte(`[{"type":"text","text":`), jsonl.QuoteString(interruptedText)...)
-	text = append(text, "}]"...)
 	msg := jsonl.ObjectOf("role", jsonl.QuoteString(jsonl.RoleToolResult), "toolCallId", jsonl.QuoteString(c.id),
-		"toolName", jsonl.QuoteString(c.name), "content", text, "isError", []byte("true"), "timestamp", jsonl.JSTimeMillis(ts))
-	obj := jsonl.ObjectOf("type", jsonl.QuoteString("message"), "id", jsonl.QuoteString(id),
+		"toolName", jsonl.QuoteString(c.name), "content", jsonl.TextContent(interruptedText), "isError", []byte("true"), "timestamp", jsonl.JSTimeMillis(ts))
+	obj := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeMessage.String()), "id", jsonl.QuoteString(id),
 		"parentId", jsonl.QuoteString(parent), "timestamp", ts, "message", msg.AppendJSON(nil))
 	return obj.AppendJSON(nil)
 }

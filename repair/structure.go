@@ -273,7 +273,7 @@ func callList(a *entry, idx []int) string {
 }
 
 func typeLabel(e *entry) string {
-	if e.typ == jsonl.TypeMessage && e.role != roleNone {
+	if e.typ == jsonl.TypeMessage && e.role != jsonl.NoRole {
 		return roleLabel(e.role) + " message"
 	}
 	if e.typ == jsonl.TypeUnknown {

@@ -185,12 +185,12 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 		// compacted between a call and its result, and Pi's own files have that.
 		pc.checkKept(i)
 		pending = -1
-	case e.typ == jsonl.TypeMessage && e.role == roleToolResult:
+	case e.typ == jsonl.TypeMessage && e.role == jsonl.ToolResultRole:
 		pc.checkResult(i, e)
 	case endsTurn(e):
 		pc.closeTurn(pending, i, issueUnanswered)
 		pending = -1
-		if e.role == roleAssistant && !e.aborted && len(e.calls) > 0 {
+		if e.role == jsonl.AssistantRole && !e.aborted && len(e.calls) > 0 {
 			pending = i
 			pc.pushCalls(i, e)
 		}
@@ -209,10 +209,10 @@ func (pc *pathChecker) leave(i int) {
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
-	if e.role == roleToolResult {
+	if e.role == jsonl.ToolResultRole {
 		pc.answered[e.callHash]--
 	}
-	if e.role == roleAssistant && !e.aborted && pc.pending[i] == i {
+	if e.role == jsonl.AssistantRole && !e.aborted && pc.pending[i] == i {
 		for k := len(e.calls) - 1; k >= 0; k-- {
 			prev := pc.shadowed[len(pc.shadowed)-1]
 			pc.shadowed = pc.shadowed[:len(pc.shadowed)-1]
@@ -296,7 +296,7 @@ func endsTurn(e *entry) bool {
 	switch e.typ {
 	case jsonl.TypeMessage:
 		switch e.role {
-		case roleUser, roleAssistant, roleBash, roleCustom, roleSummary:
+		case jsonl.UserRole, jsonl.AssistantRole, jsonl.BashExecutionRole, jsonl.CustomRole, jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
 			return true
 		}
 	case jsonl.TypeCustomMessage, jsonl.TypeBranchSummary:
@@ -309,5 +309,5 @@ func editable(e *entry) bool {
 	if e.typ == jsonl.TypeCustomMessage {
 		return true
 	}
-	return e.typ == jsonl.TypeMessage && (e.role == roleUser || e.role == roleAssistant || e.role == roleToolResult)
+	return e.typ == jsonl.TypeMessage && (e.role == jsonl.UserRole || e.role == jsonl.AssistantRole || e.role == jsonl.ToolResultRole)
 }
