@@ -27,7 +27,7 @@ const chromiumBin = "/usr/bin/chromium"
 
 // chromium returns the browser, skipping when it is absent outside CI and
 // failing in CI, where .ci/run installs it.
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	if _, err := os.Stat(chromiumBin); err != nil {
 		if os.Getenv("CI") != "" {
@@ -72,7 +72,7 @@ func browse(t *testing.T, file string, flags ...string) (stdout []byte, console 
 // processes may still write into it for a moment after the browser exits,
 // which made t.TempDir's cleanup fail in CI ("directory not empty"), so the
 // folder is removed with retries instead.
-func profileDir(t *testing.T) string {
+func profileDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "pitool-chromium-")
 	if err != nil {

@@ -3,8 +3,6 @@ package jsonl
 import (
 	"fmt"
 	"strconv"
-
-	json "github.com/goccy/go-json"
 )
 
 // Entry is one decoded entry: its exact bytes, its fields in order (after
@@ -42,14 +40,6 @@ func (e *Entry) Message() (Object, error) {
 		return Object{}, e.errorf("message entry has no message")
 	}
 	return ParseObject(raw)
-}
-
-// Into decodes the entry's migrated JSON into one of the typed entry structs.
-func (e *Entry) Into(v any) error {
-	if err := json.Unmarshal(e.Obj.AppendJSON(nil), v); err != nil {
-		return e.errorf("%v", err)
-	}
-	return nil
 }
 
 func (e *Entry) errorf(format string, args ...any) error {

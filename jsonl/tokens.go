@@ -85,14 +85,6 @@ type ContextTokens struct {
 	LastUsageIndex *int `json:"lastUsageIndex"`
 }
 
-// EstimateContextTokens is Pi's estimateContextTokens: the last trusted
-// assistant usage plus estimates of the messages after it.
-func EstimateContextTokens(msgs []Object) ContextTokens {
-	var c TokenCounter
-	c.Add(msgs...)
-	return c.Context()
-}
-
 // AssistantUsageTokens returns calculateContextTokens of an assistant message's
 // usage when Pi trusts it: not aborted or errored, and non-zero.
 func AssistantUsageTokens(m Object) (int, bool) {
@@ -113,8 +105,9 @@ func AssistantUsageTokens(m Object) (int, bool) {
 	return int(n), n > 0
 }
 
-// TokenCounter is EstimateContextTokens fed one message at a time, keeping only
-// the per-message estimates.
+// TokenCounter is Pi's estimateContextTokens (the last trusted assistant usage
+// plus estimates of the messages after it), fed one message at a time and
+// keeping the per-message estimates.
 type TokenCounter struct {
 	PerMessage []int
 	usageIndex int
