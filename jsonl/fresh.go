@@ -2,15 +2,19 @@ package jsonl
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
 )
 
 // What Pi writes when it makes something new: the time of an entry or a
-// session, the id of an entry, the header line of a session.
+// session, the id of an entry, the header line of a session;
+// and the ids pitool gives the entries of a v1 session.
 
 // isoLayout is Date.prototype.toISOString's layout for the years 0 to 9999.
 const isoLayout = "2006-01-02T15:04:05.000Z"
@@ -60,6 +64,21 @@ func newUUID(random io.Reader) string {
 		panic(fmt.Sprintf("jsonl: random source for ids failed: %v", err))
 	}
 	return u.String()
+}
+
+// MigratedID is the id pitool gives entry pos (0 for the first entry after
+// the header) of a v1 session whose header id is sessionID: the first 8
+// characters (lowercase hex) of the SHA-256 of "sessionID/pos/salt", for the
+// first salt from 0 up that gives an id taken does not report. Pi gives
+// migrated entries random ids; derived ones make two runs over a file agree.
+func MigratedID(sessionID string, pos int, taken func(id string) bool) string {
+	prefix := sessionID + "/" + strconv.Itoa(pos) + "/"
+	for salt := 0; ; salt++ {
+		sum := sha256.Sum256([]byte(prefix + strconv.Itoa(salt)))
+		if id := hex.EncodeToString(sum[:4]); !taken(id) {
+			return id
+		}
+	}
 }
 
 // AppendHeader appends the header line Pi's newSession writes for a session

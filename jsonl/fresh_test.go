@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -111,4 +112,20 @@ func firstLine(t *testing.T, path string) []byte {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return []byte(strings.TrimSuffix(line, "\n"))
+}
+
+// TestMigratedIDPinned: v1 ids are pinned by goldens and by files users
+// already repaired; the first entry of the committed large v1 session keeps
+// its id, and a taken id moves to the next salt.
+func TestMigratedIDPinned(t *testing.T) {
+	const session = "d703a1a9-1b7b-4fb1-b512-c9738b1fe617"
+	none := func(string) bool { return false }
+	if id := MigratedID(session, 0, none); id != "7b1b1ae6" {
+		t.Errorf("MigratedID(%s, 0) = %s, want 7b1b1ae6", session, id)
+	}
+	sum := sha256.Sum256([]byte(session + "/0/1"))
+	salt1 := hex.EncodeToString(sum[:4])
+	if id := MigratedID(session, 0, func(id string) bool { return id == "7b1b1ae6" }); id != salt1 {
+		t.Errorf("MigratedID with 7b1b1ae6 taken = %s, want %s (salt 1)", id, salt1)
+	}
 }
