@@ -13,7 +13,7 @@ import (
 )
 
 // What Pi writes when it makes something new: the time of an entry or a
-// session, the id of an entry, the header line of a session;
+// session, the id of an entry or of a session, the header line of a session;
 // and the ids pitool gives the entries of a v1 session.
 
 // isoLayout is Date.prototype.toISOString's layout for the years 0 to 9999.
@@ -79,6 +79,28 @@ func MigratedID(sessionID string, pos int, taken func(id string) bool) string {
 			return id
 		}
 	}
+}
+
+// NewSessionID is a UUIDv7 as Pi makes one for a new session: the Unix time
+// of now in milliseconds (48 bits), version 7, then 74 random bits taken from
+// the 10 bytes random supplies (less the 6 version and variant bits):
+// crypto/rand when nil, a fixed stream for a reproducible id. It must not fail
+// (crypto/rand never does); NewSessionID panics if it does, as uuid.New does.
+func NewSessionID(now time.Time, random io.Reader) string {
+	if random == nil {
+		random = rand.Reader
+	}
+	var u uuid.UUID
+	ms := uint64(now.UnixMilli())
+	for k := range 6 {
+		u[k] = byte(ms >> (40 - 8*k))
+	}
+	if _, err := io.ReadFull(random, u[6:]); err != nil {
+		panic(fmt.Sprintf("jsonl: random source for session ids failed: %v", err))
+	}
+	u[6] = u[6]&0x0f | 0x70 // version 7
+	u[8] = u[8]&0x3f | 0x80 // variant 10 (RFC 9562)
+	return u.String()
 }
 
 // AppendHeader appends the header line Pi's newSession writes for a session
