@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -25,12 +24,9 @@ type NewHeader struct {
 
 // FreshHeader returns a header with a new UUIDv7 and the current time, as
 // Pi's newSession makes one.
-func FreshHeader(cwd, parentSession string) (NewHeader, error) {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return NewHeader{}, fmt.Errorf("new session id: %w", err)
-	}
-	return NewHeader{ID: id.String(), Time: time.Now().UTC(), Cwd: cwd, ParentSession: parentSession}, nil
+func FreshHeader(cwd, parentSession string) NewHeader {
+	now := time.Now().UTC()
+	return NewHeader{ID: jsonl.NewSessionID(now, nil), Time: now, Cwd: cwd, ParentSession: parentSession}
 }
 
 // Timestamp is the header time as JavaScript's toISOString writes it.

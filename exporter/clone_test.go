@@ -74,10 +74,7 @@ func indexFile(t *testing.T, name string) *jsonl.Index {
 
 func cloneLines(t *testing.T, ix *jsonl.Index, leaf int) [][]byte {
 	t.Helper()
-	h, err := FreshHeader("/home/dev/project", "/src/session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := FreshHeader("/home/dev/project", "/src/session.jsonl")
 	var buf bytes.Buffer
 	if _, err := Clone(&buf, ix, leaf, h); err != nil {
 		t.Fatal(err)

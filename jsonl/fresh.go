@@ -2,15 +2,19 @@ package jsonl
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
 )
 
 // What Pi writes when it makes something new: the time of an entry or a
-// session, the id of an entry, the header line of a session.
+// session, the id of an entry or of a session, the header line of a session;
+// and the ids pitool gives the entries of a v1 session.
 
 // isoLayout is Date.prototype.toISOString's layout for the years 0 to 9999.
 const isoLayout = "2006-01-02T15:04:05.000Z"
@@ -59,6 +63,43 @@ func newUUID(random io.Reader) string {
 	if err != nil {
 		panic(fmt.Sprintf("jsonl: random source for ids failed: %v", err))
 	}
+	return u.String()
+}
+
+// MigratedID is the id pitool gives entry pos (0 for the first entry after
+// the header) of a v1 session whose header id is sessionID: the first 8
+// characters (lowercase hex) of the SHA-256 of "sessionID/pos/salt", for the
+// first salt from 0 up that gives an id taken does not report. Pi gives
+// migrated entries random ids; derived ones make two runs over a file agree.
+func MigratedID(sessionID string, pos int, taken func(id string) bool) string {
+	prefix := sessionID + "/" + strconv.Itoa(pos) + "/"
+	for salt := 0; ; salt++ {
+		sum := sha256.Sum256([]byte(prefix + strconv.Itoa(salt)))
+		if id := hex.EncodeToString(sum[:4]); !taken(id) {
+			return id
+		}
+	}
+}
+
+// NewSessionID is a UUIDv7 as Pi makes one for a new session: the Unix time
+// of now in milliseconds (48 bits), version 7, then 74 random bits taken from
+// the 10 bytes random supplies (less the 6 version and variant bits):
+// crypto/rand when nil, a fixed stream for a reproducible id. It must not fail
+// (crypto/rand never does); NewSessionID panics if it does, as uuid.New does.
+func NewSessionID(now time.Time, random io.Reader) string {
+	if random == nil {
+		random = rand.Reader
+	}
+	var u uuid.UUID
+	ms := uint64(now.UnixMilli())
+	for k := range 6 {
+		u[k] = byte(ms >> (40 - 8*k))
+	}
+	if _, err := io.ReadFull(random, u[6:]); err != nil {
+		panic(fmt.Sprintf("jsonl: random source for session ids failed: %v", err))
+	}
+	u[6] = u[6]&0x0f | 0x70 // version 7
+	u[8] = u[8]&0x3f | 0x80 // variant 10 (RFC 9562)
 	return u.String()
 }
 

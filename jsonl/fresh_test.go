@@ -4,12 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // TestISOTime checks ISOTime against what Node 20 prints for
@@ -111,4 +114,62 @@ func firstLine(t *testing.T, path string) []byte {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return []byte(strings.TrimSuffix(line, "\n"))
+}
+
+// TestMigratedIDPinned: v1 ids are pinned by goldens and by files users
+// already repaired; the first entry of the committed large v1 session keeps
+// its id, and a taken id moves to the next salt.
+func TestMigratedIDPinned(t *testing.T) {
+	const session = "d703a1a9-1b7b-4fb1-b512-c9738b1fe617"
+	none := func(string) bool { return false }
+	if id := MigratedID(session, 0, none); id != "7b1b1ae6" {
+		t.Errorf("MigratedID(%s, 0) = %s, want 7b1b1ae6", session, id)
+	}
+	sum := sha256.Sum256([]byte(session + "/0/1"))
+	salt1 := hex.EncodeToString(sum[:4])
+	if id := MigratedID(session, 0, func(id string) bool { return id == "7b1b1ae6" }); id != salt1 {
+		t.Errorf("MigratedID with 7b1b1ae6 taken = %s, want %s (salt 1)", id, salt1)
+	}
+}
+
+// TestNewSessionIDPinned: a fixed random stream gives the id repair writes
+// for testdata/corpus/corrupt/missing-header.jsonl, byte for byte.
+func TestNewSessionIDPinned(t *testing.T) {
+	const ts = "2026-12-01T00:07:27.715Z"
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("missing-header/" + ts))
+	if id := NewSessionID(at, bytes.NewReader(sum[:10])); id != "01a22eed-84e3-7a78-8724-b9a2bf965a2a" {
+		t.Errorf("NewSessionID = %s, want 01a22eed-84e3-7a78-8724-b9a2bf965a2a", id)
+	}
+}
+
+// TestNewSessionIDRandom: with crypto/rand the ids are UUIDv7 carrying the
+// given millisecond, and differ.
+func TestNewSessionIDRandom(t *testing.T) {
+	at := time.UnixMilli(1764547647715)
+	a, b := NewSessionID(at, nil), NewSessionID(at, nil)
+	for _, id := range []string{a, b} {
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 7 || u.Variant() != uuid.RFC4122 {
+			t.Fatalf("NewSessionID = %q, want a UUIDv7", id)
+		}
+		if sec, nsec := u.Time().UnixTime(); time.Unix(sec, nsec).UnixMilli() != at.UnixMilli() {
+			t.Errorf("NewSessionID = %s carries %d, want %d", id, time.Unix(sec, nsec).UnixMilli(), at.UnixMilli())
+		}
+	}
+	if a == b {
+		t.Errorf("two NewSessionID calls gave %s twice", a)
+	}
+}
+
+func TestNewSessionIDShortRandomPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("NewSessionID with 9 random bytes did not panic")
+		}
+	}()
+	NewSessionID(time.Now(), bytes.NewReader(make([]byte, 9)))
 }

@@ -2,8 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	json "github.com/goccy/go-json"
 	"io"
 	"strconv"
@@ -210,7 +208,7 @@ func (ix *Index) addNode(f *lineFacts) {
 	i := int32(len(ix.nodes))
 	var id []byte
 	if ix.Version < 2 {
-		id = []byte(ix.migratedID(i))
+		id = []byte(MigratedID(ix.Header.ID, int(i), ix.idTaken))
 		ix.noteParsed(ix.parsedLines-1, i)
 		ix.parents = append(ix.parents, i-1) // v1: a chain; -1 is None for the first
 	} else {
@@ -273,16 +271,10 @@ func (ix *Index) noteParsed(pos int, i int32) {
 	ix.parsed = append(ix.parsed, i)
 }
 
-// migratedID derives the id a v1 entry gets: 8 hex characters from the session
-// id and the entry's position, so two runs over one file agree.
-func (ix *Index) migratedID(i int32) string {
-	for salt := 0; ; salt++ {
-		sum := sha256.Sum256([]byte(ix.Header.ID + "/" + strconv.Itoa(int(i)) + "/" + strconv.Itoa(salt)))
-		id := hex.EncodeToString(sum[:4])
-		if _, taken := ix.ids.lookup([]byte(id)); !taken {
-			return id
-		}
-	}
+// idTaken reports whether an entry already indexed has id.
+func (ix *Index) idTaken(id string) bool {
+	_, taken := ix.ids.lookup([]byte(id))
+	return taken
 }
 
 // link resolves the parents named before their entry was read, and, when ids

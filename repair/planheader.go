@@ -1,8 +1,8 @@
 package repair
 
 import (
+	"bytes"
 	"crypto/sha256"
-	"fmt"
 	"path/filepath"
 	"time"
 
@@ -113,16 +113,8 @@ func (pl *plan) sessionID(name string) string {
 // uuid7 is a UUIDv7 whose random bits come from seed, so a repair can be
 // reproduced.
 func uuid7(t time.Time, seed string) string {
-	var u [16]byte
 	sum := sha256.Sum256([]byte(seed))
-	copy(u[6:], sum[:10])
-	ms := uint64(t.UnixMilli())
-	for k := 0; k < 6; k++ {
-		u[k] = byte(ms >> (40 - 8*k))
-	}
-	u[6] = u[6]&0x0f | 0x70
-	u[8] = u[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+	return jsonl.NewSessionID(t, bytes.NewReader(sum[:10]))
 }
 
 // firstTimestamp is the first entry's timestamp, or now for a file without

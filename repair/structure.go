@@ -1,10 +1,7 @@
 package repair
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pitool/pitool/jsonl"
@@ -98,7 +95,7 @@ func piTree(m *model, s *structure, fs *findings) *tree {
 		}
 		t.ids[i] = e.id
 		if s.version < 2 {
-			t.ids[i], t.parent[i] = migratedID(headerID, pos, t.byID), prev
+			t.ids[i], t.parent[i] = jsonl.MigratedID(headerID, pos, t.idTaken), prev
 			prev, pos = i, pos+1
 		} else if noteID(t, i, fs); t.skip[i] {
 			continue
@@ -151,16 +148,10 @@ func linkParents(t *tree, fs *findings) {
 	}
 }
 
-// migratedID is the id a v1 entry gets, the same as jsonl's index gives it:
-// 8 hex characters from the session id and the entry's position.
-func migratedID(sessionID string, pos int, taken map[string]int) string {
-	for salt := 0; ; salt++ {
-		sum := sha256.Sum256([]byte(sessionID + "/" + strconv.Itoa(pos) + "/" + strconv.Itoa(salt)))
-		id := hex.EncodeToString(sum[:4])
-		if _, ok := taken[id]; !ok {
-			return id
-		}
-	}
+// idTaken reports whether an entry already linked has id.
+func (t *tree) idTaken(id string) bool {
+	_, taken := t.byID[id]
+	return taken
 }
 
 // checkLinks reports parent cycles and parents written after their child.

@@ -118,6 +118,8 @@ func TestHeader(t *testing.T) {
 	}
 	if id, _ := hdr["id"].(string); !uuid.MatchString(id) {
 		t.Errorf("header id %q is not a UUIDv7", id)
+	} else if id != "019b76da-a800-7d17-9c79-ccc4d5625d98" {
+		t.Errorf("header id %s, want 019b76da-a800-7d17-9c79-ccc4d5625d98: seed 9 must keep giving the same file", id)
 	}
 	if first := string(data[:bytes.IndexByte(data, ',')]); first != `{"type":"session"` {
 		t.Errorf("header starts %q", first)

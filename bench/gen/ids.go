@@ -1,9 +1,13 @@
 package gen
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"math/rand/v2"
 	"time"
+
+	"github.com/pitool/pitool/jsonl"
 )
 
 // idSource hands out entry ids: 8 lowercase hex characters, like Pi's generateId. Each id is a
@@ -52,22 +56,12 @@ func (c *clock) advance(maxMs int) time.Time {
 	return c.now
 }
 
-// uuidV7 returns a UUIDv7 string for t with random bits from rng, as Pi names new sessions.
+// uuidV7 returns a UUIDv7 string for t with random bits from rng, as Pi names new sessions. The
+// random bytes are the low 6 bytes of one draw and the low 4 of the next, little-endian, as the
+// generator has always taken them, so that a seed keeps giving the same file.
 func uuidV7(t time.Time, rng *rand.Rand) string {
-	var b [16]byte
-	ms := uint64(t.UnixMilli())
-	for i := range 6 {
-		b[i] = byte(ms >> (40 - 8*i))
-	}
-	r1, r2 := rng.Uint64(), rng.Uint64()
-	for i := 6; i < 16; i++ {
-		b[i] = byte(r1 >> (8 * (i - 6)))
-		if i >= 12 {
-			b[i] = byte(r2 >> (8 * (i - 12)))
-		}
-	}
-	b[6] = 0x70 | b[6]&0x0f
-	b[8] = 0x80 | b[8]&0x3f
-	h := hex.EncodeToString(b[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+	var r [16]byte
+	binary.LittleEndian.PutUint64(r[:8], rng.Uint64())
+	binary.LittleEndian.PutUint64(r[8:], rng.Uint64())
+	return jsonl.NewSessionID(t, bytes.NewReader(append(r[:6:6], r[8:12]...)))
 }

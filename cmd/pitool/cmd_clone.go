@@ -109,10 +109,7 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		}
 		parent = abs
 	}
-	h, err := exporter.FreshHeader(cwd, parent)
-	if err != nil {
-		return err
-	}
+	h := exporter.FreshHeader(cwd, parent)
 	dest, err := destination(opts, h)
 	if err != nil {
 		return err
