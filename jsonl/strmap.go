@@ -137,17 +137,24 @@ func mapBlocksGeneric(src []byte, delims, unicodeEscapes []uint64, st *blockStat
 		d := quotes &^ escaped
 		inside := prefixXor(d) ^ st.inside
 		st.inside = uint64(int64(inside) >> 63)
-		us := uint64(0)
-		for e := escaped; e != 0; e &= e - 1 {
-			n := bits.TrailingZeros64(e)
-			class := escapeClass[block[n]]
-			us |= uint64(class&1) << n
-			st.errors |= uint64(class>>1) << n
-		}
-		st.errors |= controls & inside
+		us, invalid := escapes(block, escaped)
+		st.errors |= controls&inside | invalid
 		delims[k], unicodeEscapes[k] = d, us
 		st.unicode |= us
 	}
+}
+
+// escapes returns, of the escaped bytes of a block, the letters u and those
+// that complete no escape. Most blocks of session text have a few escapes,
+// so they are looked up one by one.
+func escapes(block *[blockBytes]byte, escaped uint64) (us, invalid uint64) {
+	for ; escaped != 0; escaped &= escaped - 1 {
+		n := bits.TrailingZeros64(escaped)
+		class := escapeClass[block[n]]
+		us |= uint64(class&1) << n
+		invalid |= uint64(class>>1) << n
+	}
+	return us, invalid
 }
 
 // escapeClass tells, for each byte after an escaping backslash, whether it
