@@ -58,6 +58,7 @@ func BenchmarkSkimLine(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	var skimmer lineSkimmer
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		for _, l := range lines {
 			var s skim
@@ -89,6 +90,7 @@ func BenchmarkIndexPassInMemory(b *testing.B) {
 	data := skimBenchData(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		ix := newIndex("mem", nil)
 		if err := ix.scan(&Scanner{name: "mem", mapped: &mapping{data: data}, max: MaxLineBytes}); err != nil || ix.Len() == 0 {
@@ -106,6 +108,7 @@ func BenchmarkGoccyFewFields(b *testing.B) {
 	lines := bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
 	for b.Loop() {
 		for _, l := range lines {
 			var e struct {
