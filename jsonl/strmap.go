@@ -15,8 +15,9 @@ import (
 // branch per byte, which bytes are escaped, which quotes open or close a
 // string, whether a control byte lies inside one, and whether every escape
 // is valid (only \u escapes, which are rare, are checked afterwards, one by
-// one). The parser then jumps from a string's opening quote straight to its
-// closing one.
+// one). The portable version, without vector compares, looks each escaped
+// byte up in a table rather than testing them in bulk. The parser then jumps
+// from a string's opening quote straight to its closing one.
 //
 // The map assumes the line is well formed: if it is not, the parser rejects
 // it on its own, since every byte outside a string passes through the parser.
@@ -198,8 +199,8 @@ func prefixXor(x uint64) uint64 {
 // classifyBlock finds the quotes, backslashes and control bytes of a
 // 64-byte block. It tests eight bytes at a time, and gathers the results
 // of the eight words of the block by shifts and a bit transpose. Control
-// bytes are rare in session text, so they are looked for one by one only
-// in a block that has some.
+// bytes are rare in session text, so their bits are gathered only in a
+// block that has some.
 func classifyBlock(block *[blockBytes]byte) (quotes, backslashes, controls uint64) {
 	q0, b0, l0 := wordClasses(block, 0)
 	q1, b1, l1 := wordClasses(block, 1)
