@@ -14,30 +14,43 @@ func isObjectJSON(b []byte) bool {
 }
 
 func TestSkimLine(t *testing.T) {
-	var s skim
-	line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
-	if !new(lineSkimmer).skim(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
-		t.Fatalf("skim = %+v", s)
-	}
-	if id, _ := text(s.ID); id != "ab" {
-		t.Errorf("id = %q, want the escape decoded", id)
-	}
-	for _, bad := range []string{`{"a":1}{"b":2}`, `{"a":01}`, `{"a":"x`, `{"a":"\x01"}`, `{"a":1.}`, `[1]`, `{"a":"\q"}`, `{"a":tru}`, `{"a":1,}`} {
-		if new(lineSkimmer).skim([]byte(bad), &skim{}) {
-			t.Errorf("skimLine accepted %q", bad)
+	eachPath(func(path string) {
+		var s skim
+		line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
+		if !new(lineSkimmer).skim(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
+			t.Fatalf("%s: skim = %+v", path, s)
 		}
-	}
+		if id, _ := text(s.ID); id != "ab" {
+			t.Errorf("%s: id = %q, want the escape decoded", path, id)
+		}
+		for _, bad := range []string{`{"a":1}{"b":2}`, `{"a":01}`, `{"a":"x`, `{"a":"\x01"}`, `{"a":1.}`, `[1]`, `{"a":"\q"}`, `{"a":tru}`, `{"a":1,}`} {
+			if new(lineSkimmer).skim([]byte(bad), &skim{}) {
+				t.Errorf("%s: skim accepted %q", path, bad)
+			}
+		}
+	})
 }
 
-// FuzzSkimMatchesValid: skimLine accepts exactly the JSON objects encoding/json accepts.
+// FuzzSkimMatchesValid: skim accepts exactly the JSON objects encoding/json
+// accepts, and keeps the same fields, on every path of the string map.
 func FuzzSkimMatchesValid(f *testing.F) {
 	for _, s := range []string{`{"type":"x","id":"1"}`, `{"a":[1,2,{"b":null}]}`, `{"a":"\u00e9"}`, `{"a":1e5}`, ` {} `, `{"a":-0.5E-3}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := new(lineSkimmer).skim(b, &skim{}), isObjectJSON(b); got != want {
-			t.Fatalf("new(lineSkimmer).skim(%q) = %v, encoding/json says %v", b, got, want)
-		}
+		want := isObjectJSON(b)
+		var first *skim
+		eachPath(func(path string) {
+			var s skim
+			if got := new(lineSkimmer).skim(b, &s); got != want {
+				t.Fatalf("%s: skim(%q) = %v, encoding/json says %v", path, b, got, want)
+			}
+			if first == nil {
+				first = &s
+			} else if !reflect.DeepEqual(s, *first) {
+				t.Fatalf("%s: skim(%q) kept %+v, the first path %+v", path, b, s, *first)
+			}
+		})
 	})
 }
 
@@ -94,7 +107,7 @@ func TestSkimInMatchesSkim(t *testing.T) {
 				buf.WriteString("\n")
 			}
 		}
-		assertInPlaceMatchesAlone(t, []byte(buf.String()))
+		eachPath(func(string) { assertInPlaceMatchesAlone(t, []byte(buf.String())) })
 	}
 }
 
@@ -115,7 +128,8 @@ func assertInPlaceMatchesAlone(t *testing.T, data []byte) {
 }
 
 // FuzzSkimInMatchesSkim: skimming the lines of any buffer in place, with
-// the map of a window of lines, agrees with skimming each line alone.
+// the map of a window of lines, agrees with skimming each line alone, on
+// every path of the string map.
 func FuzzSkimInMatchesSkim(f *testing.F) {
 	for _, s := range []string{
 		"{\"type\":\"x\",\"id\":\"1\"}\n{\"a\":\"b\\\"\"}\n",
@@ -124,5 +138,7 @@ func FuzzSkimInMatchesSkim(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(assertInPlaceMatchesAlone)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		eachPath(func(string) { assertInPlaceMatchesAlone(t, data) })
+	})
 }

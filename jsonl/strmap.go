@@ -15,8 +15,9 @@ import (
 // branch per byte, which bytes are escaped, which quotes open or close a
 // string, whether a control byte lies inside one, and whether every escape
 // is valid (only \u escapes, which are rare, are checked afterwards, one by
-// one). The parser then jumps from a string's opening quote straight to its
-// closing one.
+// one). The portable version, without vector compares, looks each escaped
+// byte up in a table rather than testing them in bulk. The parser then jumps
+// from a string's opening quote straight to its closing one.
 //
 // The map assumes the line is well formed: if it is not, the parser rejects
 // it on its own, since every byte outside a string passes through the parser.
@@ -131,16 +132,44 @@ func validUnicodeEscapes(b []byte, base int, us uint64) bool {
 // escaped letters u, and it updates st.
 func mapBlocksGeneric(src []byte, delims, unicodeEscapes []uint64, st *blockState) {
 	for k := range len(src) / blockBytes {
-		c := classifyBlock(src[k*blockBytes : (k+1)*blockBytes])
-		escaped := escapedBits(c.backslashes, &st.escaped)
-		d := c.quotes &^ escaped
+		block := (*[blockBytes]byte)(src[k*blockBytes:])
+		quotes, backslashes, controls := classifyBlock(block)
+		escaped := escapedBits(backslashes, &st.escaped)
+		d := quotes &^ escaped
 		inside := prefixXor(d) ^ st.inside
 		st.inside = uint64(int64(inside) >> 63)
-		st.errors |= c.controls&inside | escaped&^(c.simpleEscapes|c.us)
-		delims[k], unicodeEscapes[k] = d, escaped&c.us
-		st.unicode |= escaped & c.us
+		us, invalid := escapes(block, escaped)
+		st.errors |= controls&inside | invalid
+		delims[k], unicodeEscapes[k] = d, us
+		st.unicode |= us
 	}
 }
+
+// escapes returns, of the escaped bytes of a block, the letters u and those
+// that complete no escape. Most blocks of session text have a few escapes,
+// so they are looked up one by one.
+func escapes(block *[blockBytes]byte, escaped uint64) (us, invalid uint64) {
+	for ; escaped != 0; escaped &= escaped - 1 {
+		n := bits.TrailingZeros64(escaped)
+		class := escapeClass[block[n]]
+		us |= uint64(class&1) << n
+		invalid |= uint64(class>>1) << n
+	}
+	return us, invalid
+}
+
+// escapeClass tells, for each byte after an escaping backslash, whether it
+// is the letter u (bit 0) or does not complete an escape (bit 1).
+var escapeClass = func() (t [256]byte) {
+	for c := range t {
+		t[c] = 2
+	}
+	for _, c := range []byte(`"\/bfnrt`) {
+		t[c] = 0
+	}
+	t['u'] = 1
+	return t
+}()
 
 // escapedBits returns the bytes of a block that follow an escaping backslash,
 // given its backslashes; carry is 1 when the previous block ended on one. It
@@ -167,31 +196,63 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
-// blockClasses holds the bits of a block's bytes of each class.
-type blockClasses struct {
-	quotes, backslashes, controls uint64
-	simpleEscapes                 uint64 // " \ / b f n r t: they complete a two-byte escape
-	us                            uint64 // letters u
+// classifyBlock finds the quotes, backslashes and control bytes of a
+// 64-byte block. It tests eight bytes at a time, and gathers the results
+// of the eight words of the block by shifts and a bit transpose. Control
+// bytes are rare in session text, so their bits are gathered only in a
+// block that has some.
+func classifyBlock(block *[blockBytes]byte) (quotes, backslashes, controls uint64) {
+	q0, b0, l0 := wordClasses(block, 0)
+	q1, b1, l1 := wordClasses(block, 1)
+	q2, b2, l2 := wordClasses(block, 2)
+	q3, b3, l3 := wordClasses(block, 3)
+	q4, b4, l4 := wordClasses(block, 4)
+	q5, b5, l5 := wordClasses(block, 5)
+	q6, b6, l6 := wordClasses(block, 6)
+	q7, b7, l7 := wordClasses(block, 7)
+	notQuotes := q0>>7 | q1>>6 | q2>>5 | q3>>4 | q4>>3 | q5>>2 | q6>>1 | q7
+	notBackslashes := b0>>7 | b1>>6 | b2>>5 | b3>>4 | b4>>3 | b5>>2 | b6>>1 | b7
+	quotes, backslashes = ^transposeBits(notQuotes), ^transposeBits(notBackslashes)
+	if (l0|l1|l2|l3|l4|l5|l6|l7)&highs != 0 {
+		controls = controlBytes(block)
+	}
+	return quotes, backslashes, controls
 }
 
-// classifyBlock finds the classes of a 64-byte block, eight bytes at a time.
-func classifyBlock(block []byte) (c blockClasses) {
+// wordClasses tests the eight bytes of word w of a block. Its results have
+// a bit per byte, the byte's high bit: notQuote and notBackslash set on the
+// bytes that are not quotes and not backslashes, low on the first control
+// byte, if any (and maybe on bytes after it).
+func wordClasses(block *[blockBytes]byte, w int) (notQuote, notBackslash, low uint64) {
+	x := binary.LittleEndian.Uint64(block[8*w:])
+	return nonzeroBytes(x ^ ones*'"'), nonzeroBytes(x ^ ones*'\\'), (x - ones*0x20) &^ x
+}
+
+// controlBytes returns the bytes of a block below 0x20.
+func controlBytes(block *[blockBytes]byte) (controls uint64) {
 	for w := 0; w < blockBytes; w += 8 {
 		x := binary.LittleEndian.Uint64(block[w:])
-		c.quotes |= bytesEqual(x, '"') << w
-		c.backslashes |= bytesEqual(x, '\\') << w
-		c.controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
-		c.us |= bytesEqual(x, 'u') << w
-		for _, e := range []byte(`"\\/bfnrt`) {
-			c.simpleEscapes |= bytesEqual(x, e) << w
-		}
+		controls |= gatherHighBits(zeroBytes(x&(ones*0xE0))) << w
 	}
-	return c
+	return controls
 }
 
-// bytesEqual returns one bit per byte of x, set where the byte is b.
-func bytesEqual(x uint64, b byte) uint64 {
-	return gatherHighBits(zeroBytes(x ^ ones*uint64(b)))
+// nonzeroBytes sets the high bit of exactly the bytes of x that are not zero.
+func nonzeroBytes(x uint64) uint64 {
+	const lows = ones * 0x7F
+	return (x&lows + lows | x) & highs
+}
+
+// transposeBits transposes x as an 8×8 matrix of bits: bit 8r+c goes to bit
+// 8c+r. classifyBlock gathers at bit w of byte b the result for byte b of
+// word w, and this puts it at bit 8w+b, the byte's place in the block.
+func transposeBits(x uint64) uint64 {
+	t := (x ^ x>>7) & 0x00AA00AA00AA00AA
+	x ^= t ^ t<<7
+	t = (x ^ x>>14) & 0x0000CCCC0000CCCC
+	x ^= t ^ t<<14
+	t = (x ^ x>>28) & 0x00000000F0F0F0F0
+	return x ^ t ^ t<<28
 }
 
 // zeroBytes sets the high bit of exactly the zero bytes of x.

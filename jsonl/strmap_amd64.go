@@ -19,8 +19,8 @@ func mapBlocks(src []byte, delims, unicodeEscapes []uint64, st *blockState) {
 	mapBlocksGeneric(src, delims, unicodeEscapes, st)
 }
 
-// mapBlocksAVX2 is mapBlocksGeneric with AVX2 compares for the byte classes
-// and a carry-less multiply for the prefix xor.
+// mapBlocksAVX2 is mapBlocksGeneric with AVX2 compares for the byte classes,
+// nibble tables for the escapes and a carry-less multiply for the prefix xor.
 //
 //go:noescape
 func mapBlocksAVX2(src []byte, delims, unicodeEscapes []uint64, st *blockState)

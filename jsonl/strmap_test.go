@@ -90,20 +90,22 @@ func TestMapBlocksMatchesBytes(t *testing.T) {
 }
 
 func TestStringMapClosingQuote(t *testing.T) {
-	long := `"` + strings.Repeat("x", 150) + `\"\\"`
-	line := []byte(`{"a":"b\"c","k":` + long + `,"z":""}`)
-	var m stringMap
-	if !m.build(line) {
-		t.Fatalf("build refused %s", line)
-	}
-	for _, c := range []struct{ open, close int }{{1, 3}, {5, 10}, {16, 16 + len(long) - 1}} {
-		if got := closingQuote(m.delims, c.open); got != c.close {
-			t.Errorf("closingQuote(%d) = %d, want %d", c.open, got, c.close)
+	eachPath(func(path string) {
+		long := `"` + strings.Repeat("x", 150) + `\"\\"`
+		line := []byte(`{"a":"b\"c","k":` + long + `,"z":""}`)
+		var m stringMap
+		if !m.build(line) {
+			t.Fatalf("%s: build refused %s", path, line)
 		}
-	}
-	for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"open}`, `{"a":"\u12"}`} {
-		if m.build([]byte(bad)) {
-			t.Errorf("build accepted %q", bad)
+		for _, c := range []struct{ open, close int }{{1, 3}, {5, 10}, {16, 16 + len(long) - 1}} {
+			if got := closingQuote(m.delims, c.open); got != c.close {
+				t.Errorf("%s: closingQuote(%d) = %d, want %d", path, c.open, got, c.close)
+			}
 		}
-	}
+		for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"open}`, `{"a":"\u12"}`} {
+			if m.build([]byte(bad)) {
+				t.Errorf("%s: build accepted %q", path, bad)
+			}
+		}
+	})
 }
