@@ -23,7 +23,7 @@ func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
 // order; the markup is written later, by the page workers.
 func (r *renderer) view(it *Item) *entryView {
 	v := &entryView{ID: it.ID, Parent: it.Parent, Time: it.Time, Label: it.Label, BranchFrom: it.BranchFrom,
-		OffPath: it.OffPath, Kind: string(it.Kind), Summary: it.Preview, Setting: it.Setting}
+		OffPath: it.OffPath, Kind: string(it.Kind), Summary: it.Preview(), Setting: it.Setting}
 	switch {
 	case it.User != nil:
 		v.User = &userView{Text: r.markdown(it.User.Text), Images: it.User.Images}

@@ -34,7 +34,6 @@ type Item struct {
 	BranchFrom string // AllBranches: the parent, when the entry shown before is not it
 	OffPath    bool   // AllBranches: not on the branch shown first
 	Kind       Kind
-	Preview    string // a short one-line text of the entry
 	// Aside marks what a reader of the conversation can skip: system
 	// prompts, hidden custom messages, labels, names, context edits, usage,
 	// extension data and entries of unknown types or roles.
@@ -169,10 +168,54 @@ func (t *Transcript) item(e *jsonl.Entry) (*Item, error) {
 		t.summary(it, e)
 	default:
 		it.Kind, it.Setting = KindSetting, settingText(e)
-		it.Preview = it.Setting
 		it.Aside = e.Type != jsonl.TypeModelChange && e.Type != jsonl.TypeThinkingLevelChange
 	}
 	return it, err
+}
+
+// Preview is a short one-line text of the item, for a list of entries.
+func (it *Item) Preview() string {
+	switch {
+	case it.User != nil:
+		return summaryLine(it.User.Text)
+	case it.Turn != nil:
+		return it.Turn.preview()
+	case it.Result != nil:
+		return "[" + it.Result.ToolName + " result]"
+	case it.Bash != nil:
+		return "[bash] " + summaryLine(it.Bash.Command)
+	case it.System != nil:
+		return "[system prompt]"
+	case it.Custom != nil:
+		return "[" + it.Custom.Type + "] " + summaryLine(it.Custom.Text+it.Custom.JSON)
+	case it.Summary != nil && it.Summary.Compaction:
+		return "[compaction] " + summaryLine(it.Summary.Text)
+	case it.Summary != nil:
+		return "[branch summary] " + summaryLine(it.Summary.Text)
+	}
+	return it.Setting
+}
+
+// preview is the turn's first text, else the names of its tool calls,
+// after how it stopped when it did not end normally.
+func (tn *Turn) preview() string {
+	p := ""
+	var names []string
+	for _, b := range tn.Blocks {
+		switch {
+		case b.Kind == TextBlock && p == "":
+			p = summaryLine(b.Text)
+		case b.Kind == CallBlock:
+			names = append(names, b.Call.Name)
+		}
+	}
+	if p == "" && len(names) > 0 {
+		p = "[" + strings.Join(names, ", ") + "]"
+	}
+	if tn.Stop != "" {
+		p = "[" + tn.Stop + "] " + p
+	}
+	return p
 }
 
 // shortTime shows an ISO timestamp as "2006-01-02 15:04:05".
@@ -187,7 +230,7 @@ func shortTime(ts string) string {
 func (t *Transcript) message(it *Item, e *jsonl.Entry) error {
 	if res, ok := t.paired[t.pos]; ok { // decoded when its call was read
 		delete(t.paired, t.pos)
-		it.Kind, it.Preview, it.Result, it.ShownWith = KindTool, "["+res.ToolName+" result]", res, t.within[e.ID]
+		it.Kind, it.Result, it.ShownWith = KindTool, res, t.within[e.ID]
 		return nil
 	}
 	msg, err := messageOf(e)
@@ -200,24 +243,23 @@ func (t *Transcript) message(it *Item, e *jsonl.Entry) error {
 	switch msg.Role {
 	case jsonl.RoleUser:
 		text, blocks := contentOf(msg.Content)
-		it.Kind, it.Preview, it.User = KindUser, summaryLine(text), &User{Text: text, Images: images(blocks)}
+		it.Kind, it.User = KindUser, &User{Text: text, Images: images(blocks)}
 	case jsonl.RoleAssistant:
 		return t.turn(it, msg)
 	case jsonl.RoleToolResult:
 		res := t.newToolResult(e.ID, msg)
-		it.Kind, it.Preview, it.Result = KindTool, "["+msg.ToolName+" result]", res
+		it.Kind, it.Result = KindTool, res
 		it.Tool = t.newToolCall(jsonl.Block{Name: msg.ToolName, ID: msg.ToolCallID})
 		it.Tool.Result = res
 	case jsonl.RoleBashExecution:
-		it.Kind, it.Preview, it.Bash = KindBash, "[bash] "+summaryLine(msg.Command), t.bash(msg)
+		it.Kind, it.Bash = KindBash, t.bash(msg)
 	case jsonl.RoleSystem:
-		it.Kind, it.Preview, it.Aside = KindSystem, "[system prompt]", true
+		it.Kind, it.Aside = KindSystem, true
 		it.System = systemOf(e, t.leadingSystem(e))
 	case jsonl.RoleCustom:
 		t.custom(it, msg.CustomType, msg.Content, displayRaw(msg.Display), true)
 	default:
 		it.Kind, it.Setting, it.Aside = KindSetting, "message with role "+msg.Role, true
-		it.Preview = it.Setting
 	}
 	return nil
 }
@@ -239,30 +281,19 @@ func (t *Transcript) turn(it *Item, msg jsonl.Message) error {
 		tn.Stop = msg.StopReason
 	}
 	calls := map[string]bool{}
-	var names []string
 	for _, b := range blocks {
 		switch {
 		case b.Type == "text" && strings.TrimSpace(b.Text) != "":
 			tn.Blocks = append(tn.Blocks, Block{Kind: TextBlock, Text: b.Text})
-			if it.Preview == "" {
-				it.Preview = summaryLine(b.Text)
-			}
 		case b.Type == "thinking" && !t.opts.NoThinking && (b.Redacted || strings.TrimSpace(b.Thinking) != ""):
 			tn.Blocks = append(tn.Blocks, Block{Kind: ThinkingBlock, Thinking: b.Thinking, Redacted: b.Redacted})
 		case isToolCall(b):
 			calls[b.ID] = true
-			names = append(names, b.Name)
 			tn.Blocks = append(tn.Blocks, Block{Kind: CallBlock, Call: t.newToolCall(b)})
 		}
 	}
 	if err := t.pairResults(tn, calls); err != nil {
 		return err
-	}
-	if it.Preview == "" && len(names) > 0 {
-		it.Preview = "[" + strings.Join(names, ", ") + "]"
-	}
-	if tn.Stop != "" {
-		it.Preview = "[" + tn.Stop + "] " + it.Preview
 	}
 	it.Kind, it.Turn = KindAssistant, tn
 	return nil
@@ -312,7 +343,7 @@ func (t *Transcript) custom(it *Item, customType string, content, display jsonl.
 		c.JSON = string(content) // neither a string nor blocks: show the JSON
 	}
 	t.stats.custom++
-	it.Kind, it.Preview, it.Custom, it.Aside = KindCustom, "["+customType+"] "+summaryLine(text+c.JSON), c, c.Hidden
+	it.Kind, it.Custom, it.Aside = KindCustom, c, c.Hidden
 }
 
 func (t *Transcript) summary(it *Item, e *jsonl.Entry) {
@@ -323,11 +354,11 @@ func (t *Transcript) summary(it *Item, e *jsonl.Entry) {
 		t.stats.compactions++
 		s.Compaction = true
 		s.Title = "Compaction: history before this point summarized from " + formatTokens(float64(jsonNumber(e.Obj.Get("tokensBefore")))) + " tokens"
-		it.Kind, it.Preview = KindCompaction, "[compaction] "+summaryLine(s.Text)
+		it.Kind = KindCompaction
 	} else {
 		t.stats.branchSummaries++
 		s.Title = "Branch summary: the conversation came back from " + e.Obj.String("fromId")
-		it.Kind, it.Preview = KindBranchSummary, "[branch summary] "+summaryLine(s.Text)
+		it.Kind = KindBranchSummary
 	}
 	it.Summary = s
 }

@@ -91,11 +91,11 @@ func (t *Transcript) Each(ctx context.Context, yield func(*Item) bool) error {
 		if err != nil {
 			return err
 		}
-		t.noteSystemState(e)
 		it, err := t.item(e)
 		if err != nil {
 			return err
 		}
+		t.noteSystemState(e, it)
 		t.prev = e.N
 		if !yield(it) {
 			return nil
@@ -297,14 +297,10 @@ func (t *Transcript) peek(k int) (*jsonl.Entry, error) {
 	return e, err
 }
 
-// noteSystemState records whether a system prompt was set on the path to e:
-// a system message, or a compaction that carries one.
-func (t *Transcript) noteSystemState(e *jsonl.Entry) {
-	carries := e.Type == jsonl.TypeCompaction && e.Obj.Has("systemMessage")
-	if e.Type == jsonl.TypeMessage {
-		msg, _ := e.Message()
-		carries = msg.String("role") == jsonl.RoleSystem
-	}
+// noteSystemState records whether a system prompt was set on the path to e
+// (shown as it): a system message, or a compaction that carries one.
+func (t *Transcript) noteSystemState(e *jsonl.Entry, it *Item) {
+	carries := it.Kind == KindSystem || (e.Type == jsonl.TypeCompaction && e.Obj.Has("systemMessage"))
 	t.system[e.N] = carries || (e.Parent >= 0 && t.system[e.Parent])
 }
 
