@@ -24,8 +24,9 @@ const (
 	KindSetting       Kind = "setting" // a one-line entry: model change, label, usage…
 )
 
-// Item is one entry of the transcript: where it sits in the tree, a one-line
-// preview, and exactly one body (Setting for one-line entries).
+// Item is one entry of the transcript: where it sits in the tree, and one
+// body: User, Turn, Result (with Tool when it is not shown with its call),
+// Bash, System, Summary, Custom or, for a one-line entry, Setting.
 type Item struct {
 	ID         string
 	Parent     string // the entry that shows the parent (for a result shown with its call: the call's)
