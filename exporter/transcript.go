@@ -81,7 +81,7 @@ func NewTranscript(ix *jsonl.Index, opts HTMLOptions) (*Transcript, error) {
 // Each makes the item of every entry shown, in page order, and passes it to
 // yield until yield returns false. A tool result shown with its call comes
 // again at its own place, with ShownWith set: a nested format skips it, a
-// linear one shows it there.
+// linear one shows it there. Each reads the entries once: call it once.
 func (t *Transcript) Each(ctx context.Context, yield func(*Item) bool) error {
 	for t.pos = 0; t.pos < len(t.seq); t.pos++ {
 		if t.pos%cancelEvery == 0 && ctx.Err() != nil {
