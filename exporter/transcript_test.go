@@ -3,8 +3,10 @@ package exporter
 import (
 	"bytes"
 	"context"
+	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -128,5 +130,59 @@ func TestTranscriptLeavesOut(t *testing.T) {
 		if it.Result != nil && (!it.Result.Omitted || it.Result.Text != "") {
 			t.Errorf("%s: tool output kept: %+v", it.ID, it.Result)
 		}
+	}
+}
+
+var updateEdge = flag.Bool("update-edge", false, "rewrite testdata/edge.md and testdata/edge.html from the current exporter")
+
+// TestEdgeGoldens renders testdata/edge.jsonl, a session of the cases where
+// the formats show an entry differently (every tool, paired and orphan
+// results, results past the lookahead, stop reasons, withheld thinking,
+// custom content that is not text, system updates, every one-line entry), as
+// Markdown and as the page's entry markup, and compares both with goldens
+// written by -update-edge. It pins down what each format shows, so that a
+// change to the transcript that shows anything differently is seen.
+func TestEdgeGoldens(t *testing.T) {
+	ix := indexFile(t, filepath.Join("testdata", "edge.jsonl"))
+	for _, opts := range []HTMLOptions{{}, {AllBranches: true, NoThinking: true, NoToolOutput: true}} {
+		suffix := ""
+		if opts.AllBranches {
+			suffix = "-all-omitted"
+		}
+		var md, page bytes.Buffer
+		if err := ExportMarkdown(context.Background(), &md, ix, opts); err != nil {
+			t.Fatal(err)
+		}
+		r, err := newRenderer(ix, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.entries(context.Background(), &page); err != nil {
+			t.Fatal(err)
+		}
+		compareEdge(t, "edge"+suffix+".md", md.Bytes())
+		compareEdge(t, "edge"+suffix+".html", page.Bytes())
+	}
+}
+
+// spanTags are the <span> tags of the markup: the highlighter's tokens
+// among them depend on timing (chroma gives up on a match after 250 ms, which
+// a loaded machine can reach), so the goldens are compared without them.
+var spanTags = regexp.MustCompile(`</?span[^>]*>`)
+
+func compareEdge(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *updateEdge {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(spanTags.ReplaceAll(got, nil), spanTags.ReplaceAll(want, nil)) {
+		t.Errorf("%s differs from the golden (go test -run TestEdgeGoldens -update-edge rewrites it):\n got  %.400q\n want %.400q", name, got, want)
 	}
 }
