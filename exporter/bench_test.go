@@ -36,25 +36,35 @@ func BenchmarkExportHTML(b *testing.B) {
 		b.Skip("generates a 20 MB session")
 	}
 	name := benchSession(b, 20<<20)
-	for _, all := range []bool{false, true} {
-		label := "branch"
-		if all {
-			label = "all-branches"
+	b.Run("branch", func(b *testing.B) { benchExport(b, name, ExportHTML, HTMLOptions{}) })
+	b.Run("all-branches", func(b *testing.B) { benchExport(b, name, ExportHTML, HTMLOptions{AllBranches: true}) })
+}
+
+// BenchmarkExportMarkdown is BenchmarkExportHTML for Markdown, which shows
+// the active branch.
+func BenchmarkExportMarkdown(b *testing.B) {
+	if testing.Short() {
+		b.Skip("generates a 20 MB session")
+	}
+	benchExport(b, benchSession(b, 20<<20), ExportMarkdown, HTMLOptions{})
+}
+
+// benchExport indexes and exports the session at name once per iteration.
+func benchExport(b *testing.B, name string, export func(context.Context, io.Writer, *jsonl.Index, HTMLOptions) error, opts HTMLOptions) {
+	info, err := os.Stat(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(info.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		ix, closeFn, err := jsonl.IndexFile(name, nil)
+		if err != nil {
+			b.Fatal(err)
 		}
-		b.Run(label, func(b *testing.B) {
-			info, _ := os.Stat(name)
-			b.SetBytes(info.Size())
-			b.ReportAllocs()
-			for b.Loop() {
-				ix, closeFn, err := jsonl.IndexFile(name, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if err := ExportHTML(context.Background(), io.Discard, ix, HTMLOptions{AllBranches: all}); err != nil {
-					b.Fatal(err)
-				}
-				closeFn()
-			}
-		})
+		if err := export(context.Background(), io.Discard, ix, opts); err != nil {
+			b.Fatal(err)
+		}
+		closeFn()
 	}
 }

@@ -1,7 +1,9 @@
 package exporter
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 
 	json "github.com/goccy/go-json"
@@ -17,235 +19,195 @@ func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
 	return m, nil
 }
 
-// view turns one entry into what the page shows of it.
-func (r *renderer) view(e *jsonl.Entry) (*entryView, error) {
-	v := &entryView{ID: e.ID, Parent: e.ParentID(), Time: shortTime(e.Timestamp())}
-	if shownIn, ok := r.within[v.Parent]; ok {
-		v.Parent = shownIn // the page script walks up through the entries it has
-	}
-	if l, ok := r.ix.Label(e.N); ok {
-		v.Label = r.labels[l]
-	}
-	if e.Parent != r.prev && r.opts.AllBranches && e.Parent >= 0 {
-		v.BranchFrom = r.id(e.Parent)
-	}
-	v.OffPath = r.onPath != nil && !r.onPath[e.N]
-	var err error
-	switch e.Type {
-	case jsonl.TypeMessage:
-		err = r.messageView(v, e)
-	case jsonl.TypeCustomMessage:
-		r.customView(v, e.Obj.String("customType"), e.Obj.Get("content"), e.Obj.Get("display"))
-	case jsonl.TypeBranchSummary, jsonl.TypeCompaction:
-		r.summaryView(v, e)
-	default:
-		v.Kind, v.Setting = "setting", settingText(e)
-		v.Summary = v.Setting
-	}
-	return v, err
-}
-
-// shortTime shows an ISO timestamp as "2006-01-02 15:04:05".
-func shortTime(ts string) string {
-	t, ok := jsonl.ParseTimestamp(ts)
-	if !ok {
-		return ts
-	}
-	return t.UTC().Format("2006-01-02 15:04:05")
-}
-
-func (r *renderer) messageView(v *entryView, e *jsonl.Entry) error {
-	msg, err := messageOf(e)
-	if err != nil {
-		return err
-	}
-	if msg.Role != jsonl.RoleAssistant {
-		r.stats.add(msg, nil) // assistantView counts its message with the blocks it decodes
-	}
-	switch msg.Role {
-	case jsonl.RoleUser:
-		text, blocks := contentOf(msg.Content)
-		v.Kind, v.Summary = "user", summaryLine(text)
-		v.User = &userView{Text: r.markdown(text), Images: images(blocks)}
-	case jsonl.RoleAssistant:
-		return r.assistantView(v, msg)
-	case jsonl.RoleToolResult:
-		v.Kind, v.Summary = "tool", "["+msg.ToolName+" result]"
-		v.Tool = r.renderTool(jsonl.Block{Name: msg.ToolName, ID: msg.ToolCallID}, newToolResult(e.ID, msg))
+// view lays out one item for the page. Highlighting is decided here, in page
+// order; the markup is written later, by the page workers.
+func (r *renderer) view(it *Item) *entryView {
+	v := &entryView{ID: it.ID, Parent: it.Parent, Time: it.Time, Label: it.Label, BranchFrom: it.BranchFrom,
+		OffPath: it.OffPath, Kind: string(it.Kind), Summary: it.Preview(), Setting: it.Setting}
+	switch {
+	case it.User != nil:
+		v.User = &userView{Text: r.markdown(it.User.Text), Images: it.User.Images}
+	case it.Turn != nil:
+		v.Assistant = r.assistantView(it.Turn)
+	case it.Tool != nil:
+		v.Tool = r.renderTool(it.Tool)
 		v.Tool.ResultID = ""
-	case jsonl.RoleBashExecution:
-		v.Kind, v.Summary = "bash", "[bash] "+summaryLine(msg.Command)
-		v.Bash = r.bashView(msg)
-	case jsonl.RoleSystem:
-		v.Kind, v.Summary = "system", "[system prompt]"
-		v.System = r.systemView(e, r.leadingSystem(e))
-	case jsonl.RoleCustom:
-		r.customView(v, msg.CustomType, msg.Content, displayRaw(msg.Display))
-	default:
-		v.Kind, v.Setting = "setting", "message with role "+msg.Role
-		v.Summary = v.Setting
+	case it.Bash != nil:
+		v.Bash = r.bashView(it.Bash)
+	case it.System != nil:
+		v.System = r.systemView(it.System)
+	case it.Summary != nil:
+		s := it.Summary
+		v.Sum = &summaryView{Title: s.Title, Body: r.markdown(s.Text), Read: s.Read, Modified: s.Modified}
+	case it.Custom != nil:
+		c := it.Custom
+		v.Custom = &customView{Type: c.Type, Hidden: c.Hidden, Body: r.markdown(c.Text + c.JSON), Images: c.Images}
 	}
-	return nil
+	return v
 }
 
-func displayRaw(d *bool) jsonl.RawMessage {
-	if d != nil && !*d {
-		return jsonl.RawMessage("false")
+func (r *renderer) assistantView(tn *Turn) *assistantView {
+	a := &assistantView{Model: tn.Model, Stop: tn.Stop, Error: tn.Error}
+	if tn.Provider != "" && tn.Model != "" {
+		a.Model = tn.Provider + "/" + tn.Model
 	}
-	return nil
-}
-
-func (r *renderer) assistantView(v *entryView, msg jsonl.Message) error {
-	_, blocks := contentOf(msg.Content)
-	r.stats.add(msg, blocks)
-	a := &assistantView{Model: msg.Model, Error: msg.ErrorMessage}
-	if msg.Provider != "" && msg.Model != "" {
-		a.Model = msg.Provider + "/" + msg.Model
+	if a.Stop != "" && a.Error == "" {
+		a.Error = "unknown error"
 	}
-	if msg.StopReason == "aborted" || msg.StopReason == "error" {
-		a.Stop = msg.StopReason
-		if a.Error == "" {
-			a.Error = "unknown error"
-		}
-	}
-	calls := map[string]bool{}
-	var names []string
-	for _, b := range blocks {
-		switch {
-		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
+	for _, b := range tn.Blocks {
+		switch b.Kind {
+		case TextBlock:
 			a.Blocks = append(a.Blocks, blockView{Text: r.markdown(b.Text)})
-			if v.Summary == "" {
-				v.Summary = summaryLine(b.Text)
-			}
-		case b.Type == jsonl.BlockThinking && !r.opts.NoThinking && (b.Redacted || strings.TrimSpace(b.Thinking) != ""):
+		case ThinkingBlock:
 			a.Blocks = append(a.Blocks, blockView{Thinking: b.Thinking, Redacted: b.Redacted})
-		case b.Type == jsonl.BlockToolCall:
-			calls[b.ID] = true
-			names = append(names, b.Name)
 		}
 	}
-	if err := r.toolCalls(a, blocks, calls); err != nil {
-		return err
-	}
-	if v.Summary == "" && len(names) > 0 {
-		v.Summary = "[" + strings.Join(names, ", ") + "]"
-	}
-	if a.Stop != "" {
-		v.Summary = "[" + a.Stop + "] " + v.Summary
-	}
-	v.Kind, v.Assistant = "assistant", a
-	return nil
-}
-
-func (r *renderer) toolCalls(a *assistantView, blocks []jsonl.Block, calls map[string]bool) error {
-	if len(calls) == 0 {
-		return nil
-	}
-	found, err := r.results(calls)
-	if err != nil {
-		return err
-	}
-	for _, b := range blocks {
-		if b.Type == jsonl.BlockToolCall {
-			if res := found[b.ID]; res != nil {
-				r.stats.add(res.Msg, nil)
-			}
-			a.Tools = append(a.Tools, r.renderTool(b, found[b.ID]))
+	for _, b := range tn.Blocks {
+		if b.Kind == CallBlock {
+			a.Tools = append(a.Tools, r.renderTool(b.Call))
 		}
 	}
-	return nil
+	return a
 }
 
-func (r *renderer) bashView(msg jsonl.Message) *bashView {
-	b := &bashView{Command: msg.Command, Cancelled: msg.Cancelled, Excluded: msg.ExcludeFromContext}
-	if msg.ExitCode != nil && *msg.ExitCode != 0 {
-		b.Exit = itoa(*msg.ExitCode)
+func (r *renderer) bashView(b *Bash) *bashView {
+	v := &bashView{Command: b.Command, Exit: b.Exit, Cancelled: b.Cancelled, Excluded: b.Excluded, Truncated: b.Truncated}
+	if b.Output != "" {
+		v.Output = r.code.newOutput(b.Output, 10, "")
 	}
-	if msg.Output != "" && !r.opts.NoToolOutput {
-		b.Output = r.code.newOutput(msg.Output, 10, "")
-	}
-	if msg.Truncated {
-		b.Truncated = msg.FullOutputPath
-	}
-	return b
+	return v
 }
 
-func (r *renderer) customView(v *entryView, customType string, content, display jsonl.RawMessage) {
-	text, blocks := contentOf(content)
-	if text == "" && blocks == nil && !jsonl.IsNull(content) {
-		text = string(content) // neither a string nor blocks: show the JSON
+func (r *renderer) systemView(s *System) *systemView {
+	v := &systemView{Title: s.Title, Tools: s.Tools, Removed: s.Removed, Update: s.Update}
+	if s.Text != "" {
+		v.Text = r.code.newOutput(s.Text, 10, "")
 	}
-	r.stats.custom++
-	v.Kind, v.Summary = "custom", "["+customType+"] "+summaryLine(text)
-	v.Custom = &customView{Type: customType, Hidden: string(display) == "false", Body: r.markdown(text), Images: images(blocks)}
+	return v
 }
 
-func (r *renderer) summaryView(v *entryView, e *jsonl.Entry) {
-	s := &summaryView{Body: r.markdown(e.Obj.String("summary"))}
-	details, _ := jsonl.ParseObject(e.Obj.Get("details"))
-	s.Read, s.Modified = stringList(details.Get("readFiles")), stringList(details.Get("modifiedFiles"))
-	if e.Type == jsonl.TypeCompaction {
-		r.stats.compactions++
-		s.Title = "Compaction: history before this point summarized from " + formatTokens(float64(jsonNumber(e.Obj.Get("tokensBefore")))) + " tokens"
-		v.Kind, v.Summary = "compaction", "[compaction] "+summaryLine(e.Obj.String("summary"))
-	} else {
-		r.stats.branchSummaries++
-		s.Title = "Branch summary: the conversation came back from " + e.Obj.String("fromId")
-		v.Kind, v.Summary = "summary", "[branch summary] "+summaryLine(e.Obj.String("summary"))
+// renderTool lays out a tool call with its result: read, write, edit, bash,
+// grep, find and ls get their own layout, others show their arguments.
+func (r *renderer) renderTool(c *ToolCall) *toolView {
+	v := &toolView{Name: c.Name, CallID: c.ID, Status: "pending", Path: c.Path}
+	res := c.Result
+	if res != nil {
+		v.ResultID, v.Status = res.EntryID, "ok"
+		if res.IsError {
+			v.Status = "error"
+		}
 	}
-	v.Sum = s
+	switch c.Tool {
+	case BashTool:
+		v.Command = c.Command
+		r.withOutput(v, res, 5, "")
+	case ReadTool:
+		v.Detail = c.Range
+		r.withOutput(v, res, 10, v.Path)
+	case WriteTool:
+		r.writeView(v, c)
+	case EditTool:
+		r.editView(v, c)
+	case GrepTool, FindTool:
+		v.Pattern, v.Detail = c.Pattern, c.Filter
+		r.withOutput(v, res, 10, "")
+	case LsTool:
+		r.withOutput(v, res, 20, "")
+	default:
+		v.Args = c.Args
+		r.withOutput(v, res, 10, "")
+	}
+	return v
 }
 
-func stringList(raw jsonl.RawMessage) []string {
-	var out []string
-	if raw != nil && json.Unmarshal(raw, &out) != nil {
-		return nil
+// withOutput attaches the result's text (highlighted as the file at path,
+// when given) and images.
+func (r *renderer) withOutput(v *toolView, res *ToolResult, maxLines int, path string) {
+	if res == nil {
+		return
+	}
+	if res.Omitted {
+		v.Omitted = true
+		return
+	}
+	v.Images = res.Images
+	text := res.Text
+	if v.Name != "read" {
+		text = strings.TrimSpace(text)
+	}
+	switch {
+	case text == "":
+	case v.Name == "grep" && !res.IsError:
+		v.Output = formatOutput(text, maxLines, writeGrep)
+	default:
+		v.Output = r.code.newOutput(text, maxLines, path)
+	}
+	if v.Output != nil {
+		v.Output.Error = res.IsError
+	}
+}
+
+func (r *renderer) writeView(v *toolView, c *ToolCall) {
+	if c.Lines > 10 {
+		v.Detail = "(" + itoa(c.Lines) + " lines)"
+	}
+	if c.Content != "" {
+		v.Content = r.code.newOutput(c.Content, 10, v.Path)
+	}
+	if c.Result != nil {
+		v.Note = strings.TrimSpace(c.Result.Text)
+	}
+}
+
+func (r *renderer) editView(v *toolView, c *ToolCall) {
+	if res := c.Result; res != nil && res.IsError {
+		r.withOutput(v, res, 10, "")
+		return
+	}
+	if res := c.Result; res != nil {
+		if d := res.RecordedDiff(); d != "" {
+			v.Diff = recordedDiff(d)
+			return
+		}
+	}
+	for _, e := range c.Edits {
+		v.Diff = append(v.Diff, lineDiff(e[0], e[1])...)
+	}
+}
+
+// recordedDiff classes the lines of the diff Pi's edit tool records.
+func recordedDiff(d string) []diffLine {
+	lines := strings.Split(d, "\n")
+	out := make([]diffLine, len(lines))
+	for i, l := range lines {
+		cls := "ctx"
+		switch {
+		case strings.HasPrefix(l, "+"):
+			cls = "add"
+		case strings.HasPrefix(l, "-"):
+			cls = "del"
+		}
+		out[i] = diffLine{cls, strings.ReplaceAll(l, "\t", "   ")}
 	}
 	return out
 }
 
-// settingText is the one line shown for entries that are not messages.
-func settingText(e *jsonl.Entry) string {
-	o := e.Obj
-	switch e.Type {
-	case jsonl.TypeModelChange:
-		return "Model: " + o.String("provider") + "/" + o.String("modelId")
-	case jsonl.TypeThinkingLevelChange:
-		return "Thinking level: " + o.String("thinkingLevel")
-	case jsonl.TypeLabel:
-		if l := o.String("label"); l != "" {
-			return "Label “" + l + "” on " + o.String("targetId")
-		}
-		return "Label cleared on " + o.String("targetId")
-	case jsonl.TypeSessionInfo:
-		return "Session name: " + o.String("name")
-	case jsonl.TypeContextEdit:
-		if jsonl.IsNull(o.Get("replacement")) {
-			return "Context edit: " + o.String("targetId") + " left out of the model's context"
-		}
-		return "Context edit: " + o.String("targetId") + " replaced in the model's context"
-	case jsonl.TypeUsage:
-		return usageText(o)
-	case jsonl.TypeCustom:
-		return "[" + o.String("customType") + "] " + clip(string(o.Get("data")), 200)
-	}
-	return "Entry of type " + e.TypeName()
-}
+var grepPrefix = regexp.MustCompile(`^([^\s:]+[:-]\d+[:-])`)
 
-func usageText(o jsonl.Object) string {
-	var u jsonl.Usage
-	_ = json.Unmarshal(o.Get("usage"), &u)
-	s := "Usage (" + o.String("kind") + "): " + o.String("provider") + "/" + o.String("model") +
-		" ↑" + formatTokens(u.Input) + " ↓" + formatTokens(u.Output)
-	if u.Cost != nil {
-		s += fmt.Sprintf(" $%.4f", u.Cost.Total)
+// writeGrep writes grep output with its file:line prefixes marked.
+func writeGrep(b *bytes.Buffer, text string) {
+	b.WriteString(`<pre class="chroma"><code>`)
+	for i, l := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if m := grepPrefix.FindString(l); m != "" {
+			b.WriteString(`<span class="gp">`)
+			escapeCode(b, m)
+			b.WriteString(`</span>`)
+			l = l[len(m):]
+		}
+		escapeCode(b, l)
 	}
-	return s
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	b.WriteString(`</code></pre>`)
 }

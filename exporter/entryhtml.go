@@ -1,6 +1,9 @@
 package exporter
 
-import "bytes"
+import (
+	"bytes"
+	"html/template"
+)
 
 // markup writes the HTML of one entry. It is what an html/template for the
 // entry would write, without the reflection that made the template the
@@ -31,10 +34,10 @@ func (m markup) fragment(id string) {
 }
 
 // images writes image elements with the given alt text.
-func (m markup) images(images []imageView, alt string) {
+func (m markup) images(images []Image, alt string) {
 	for _, img := range images {
 		m.lit(`<img class="image" src="`)
-		escapeURL(m.b, img.Src)
+		escapeURL(m.b, template.URL(img.Src))
 		m.lit(`" alt="` + alt + `">`)
 	}
 }
@@ -269,7 +272,7 @@ func (m markup) system(s *systemView) {
 		m.out(s.Text)
 	}
 	if len(s.Tools) > 0 {
-		m.toolDecls(s.Title, s.Tools)
+		m.toolDecls(s.Update, s.Tools)
 	}
 	if len(s.Removed) > 0 {
 		m.lit(`<div class="removed">Tools removed: `)
@@ -279,10 +282,10 @@ func (m markup) system(s *systemView) {
 }
 
 // toolDecls writes the tools a system prompt declares, with their parameters.
-func (m markup) toolDecls(title string, tools []toolDecl) {
-	heading := "Tools added"
-	if title == "System prompt" {
-		heading = "Tools"
+func (m markup) toolDecls(update bool, tools []ToolDecl) {
+	heading := "Tools"
+	if update {
+		heading = "Tools added"
 	}
 	m.lit(`<div class="tools-list"><div class="role">` + heading + `</div>`)
 	for _, t := range tools {

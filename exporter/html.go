@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 	"sync"
 
 	"github.com/pitool/pitool/jsonl"
@@ -155,33 +154,12 @@ func writeInOrder(w io.Writer, order <-chan *rendered) error {
 	return nil
 }
 
-// buildViews sends the view of every entry in order, skipping tool results
+// buildViews sends the view of every item in order, skipping tool results
 // already shown with their calls.
 func (r *renderer) buildViews(ctx context.Context, send func(*entryView) bool) error {
-	for r.pos = 0; r.pos < len(r.seq); r.pos++ {
-		if r.pos%cancelEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		e, err := r.at(r.pos)
-		if err != nil {
-			return err
-		}
-		r.noteSystemState(e)
-		if r.used[r.pos] {
-			delete(r.used, r.pos)
-			r.prev = e.N
-			continue
-		}
-		v, err := r.view(e)
-		if err != nil {
-			return err
-		}
-		if !send(v) {
-			return nil
-		}
-		r.prev = e.N
-	}
-	return nil
+	return r.t.Each(ctx, func(it *Item) bool {
+		return it.ShownWith != "" || send(r.view(it))
+	})
 }
 
 type headView struct {
@@ -197,53 +175,12 @@ type headView struct {
 }
 
 func (r *renderer) headView() headView {
-	h := r.header
-	v := headView{
-		CSP: template.HTMLAttr(csp()), Title: r.title(), CSS: template.CSS(styleCSS), ChromaCSS: template.CSS(chromaCSS),
-		BootJS: template.JS(bootJS), AllBranches: r.opts.AllBranches,
-		SessionID: h.ID, Cwd: h.Cwd, ParentSession: h.ParentSession, Shown: r.shown(),
+	h := r.t.Head
+	return headView{
+		CSP: template.HTMLAttr(csp()), Title: h.Title, CSS: template.CSS(styleCSS), ChromaCSS: template.CSS(chromaCSS),
+		BootJS: template.JS(bootJS), AllBranches: h.AllBranches,
+		SessionID: h.SessionID, Date: h.Date, Cwd: h.Cwd, ParentSession: h.ParentSession, Shown: h.Shown, Notes: h.Notes,
 	}
-	if t, ok := jsonl.ParseTimestamp(h.Timestamp); ok {
-		v.Date = t.UTC().Format("2006-01-02 15:04:05 UTC")
-	}
-	v.Notes = r.notes()
-	return v
-}
-
-func (r *renderer) title() string {
-	switch {
-	case r.opts.Title != "":
-		return r.opts.Title
-	case r.name != "":
-		return r.name
-	case r.header.ID != "":
-		return "Session " + r.header.ID
-	}
-	return "Pi session"
-}
-
-func (r *renderer) shown() string {
-	if r.opts.AllBranches {
-		return fmt.Sprintf("all %d entries, %d branches", len(r.seq), len(r.ix.Leaves()))
-	}
-	if len(r.seq) == 0 {
-		return "no entries"
-	}
-	return fmt.Sprintf("the branch to %s (%d of %d entries)", r.id(r.seq[len(r.seq)-1]), len(r.seq), r.ix.Len())
-}
-
-func (r *renderer) notes() string {
-	var n []string
-	if r.opts.Redact != nil {
-		n = append(n, "secrets redacted")
-	}
-	if r.opts.NoThinking {
-		n = append(n, "thinking left out")
-	}
-	if r.opts.NoToolOutput {
-		n = append(n, "tool output left out")
-	}
-	return strings.Join(n, ", ")
 }
 
 type footView struct {
@@ -255,7 +192,7 @@ type footView struct {
 }
 
 func (r *renderer) footView() footView {
-	s := r.stats
+	s := r.t.stats
 	v := footView{Models: s.models, Messages: s.messages(), ToolCalls: itoa(s.toolCalls), Tokens: s.tokens(),
 		Cost: fmt.Sprintf("%.3f", s.cost), AppJS: template.JS(appJS)}
 	if r.code.spent {

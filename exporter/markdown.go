@@ -19,37 +19,28 @@ const mdOpenLines = 20
 // AllBranches is ignored: Markdown is linear.
 func ExportMarkdown(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOptions) error {
 	opts.AllBranches = false
-	r, err := newRenderer(ix, opts)
+	t, err := NewTranscript(ix, opts)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, writeBufferSize)
-	m := &mdWriter{w: bw, r: r}
-	m.head()
-	for k, i := range r.seq {
-		if k%cancelEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		e, err := r.decode(i)
-		if err != nil {
-			return err
-		}
-		if err := m.entry(e); err != nil {
-			return err
-		}
+	m := &mdWriter{w: bw}
+	m.head(t.Head)
+	if err := t.Each(ctx, func(it *Item) bool { m.item(it); return true }); err != nil {
+		return err
 	}
 	return bw.Flush()
 }
 
+// mdWriter writes the transcript's items as Markdown, in order: a tool
+// result comes after its call's turn, where it is in the session.
 type mdWriter struct {
 	w *bufio.Writer
-	r *renderer
 }
 
 func (m *mdWriter) printf(format string, args ...any) { fmt.Fprintf(m.w, format, args...) }
 
-func (m *mdWriter) head() {
-	h := m.r.headView()
+func (m *mdWriter) head(h Head) {
 	m.printf("# %s\n\n", h.Title)
 	m.printf("- Session: `%s`\n", h.SessionID)
 	if h.Date != "" {
@@ -65,101 +56,98 @@ func (m *mdWriter) head() {
 	m.printf("\n---\n")
 }
 
-func (m *mdWriter) entry(e *jsonl.Entry) error {
-	switch e.Type {
-	case jsonl.TypeMessage:
-		msg, err := messageOf(e)
-		if err != nil {
-			return err
-		}
-		m.message(e, msg)
-	case jsonl.TypeCustomMessage:
-		if string(e.Obj.Get("display")) != "false" {
-			text, ok := jsonl.DecodeString(e.Obj.Get("content"))
-			if !ok {
-				text = fence(string(e.Obj.Get("content")), "json")
-			}
-			m.section("["+e.Obj.String("customType")+"]", e, text)
-		}
-	case jsonl.TypeCompaction:
-		m.section("Compaction summary", e, e.Obj.String("summary"))
-	case jsonl.TypeBranchSummary:
-		m.section("Branch summary", e, e.Obj.String("summary"))
-	case jsonl.TypeModelChange, jsonl.TypeThinkingLevelChange:
-		m.printf("\n*%s*\n", settingText(e))
+// item writes one item; what is aside of the conversation is left out.
+func (m *mdWriter) item(it *Item) {
+	if it.Aside {
+		return
 	}
-	return nil
-}
-
-func (m *mdWriter) section(title string, e *jsonl.Entry, body string) {
-	m.printf("\n### %s · %s\n\n%s\n", title, shortTime(e.Timestamp()), strings.TrimSpace(body))
-}
-
-func (m *mdWriter) message(e *jsonl.Entry, msg jsonl.Message) {
-	text, blocks := contentOf(msg.Content)
-	switch msg.Role {
-	case jsonl.RoleUser:
-		m.section("User", e, text)
-	case jsonl.RoleAssistant:
-		m.assistant(e, msg, blocks)
-	case jsonl.RoleToolResult:
-		m.toolResult(msg, text)
-	case jsonl.RoleBashExecution:
-		m.printf("\n**User ran** `%s`\n\n%s", inlineCode(msg.Command), m.folded(msg.Output, "text"))
-		if msg.ExitCode != nil && *msg.ExitCode != 0 {
-			m.printf("\n(exit %d)\n", *msg.ExitCode)
-		}
-	case jsonl.RoleCustom:
-		if msg.Display == nil || *msg.Display {
-			m.section("["+msg.CustomType+"]", e, text)
-		}
+	switch {
+	case it.User != nil:
+		m.section("User", it, it.User.Text)
+	case it.Turn != nil:
+		m.turn(it)
+	case it.Result != nil:
+		m.toolResult(it.Result)
+	case it.Bash != nil:
+		m.bash(it.Bash)
+	case it.Custom != nil:
+		m.section("["+it.Custom.Type+"]", it, customText(it.Custom))
+	case it.Summary != nil && it.Summary.Compaction:
+		m.section("Compaction summary", it, it.Summary.Text)
+	case it.Summary != nil:
+		m.section("Branch summary", it, it.Summary.Text)
+	case it.Setting != "":
+		m.printf("\n*%s*\n", it.Setting)
 	}
 }
 
-func (m *mdWriter) assistant(e *jsonl.Entry, msg jsonl.Message, blocks []jsonl.Block) {
+// customText is a custom message's text; a custom_message entry's content
+// that is not a string is shown as JSON.
+func customText(c *Custom) string {
+	if c.Message {
+		return c.Text
+	}
+	if s, ok := jsonl.DecodeString(c.Raw); ok {
+		return s
+	}
+	return fence(string(c.Raw), "json")
+}
+
+func (m *mdWriter) section(title string, it *Item, body string) {
+	m.printf("\n### %s · %s\n\n%s\n", title, it.Time, strings.TrimSpace(body))
+}
+
+func (m *mdWriter) bash(b *Bash) {
+	m.printf("\n**User ran** `%s`\n\n%s", inlineCode(b.Command), folded(b.Output, "text"))
+	if b.Exit != "" {
+		m.printf("\n(exit %s)\n", b.Exit)
+	}
+}
+
+func (m *mdWriter) turn(it *Item) {
+	tn := it.Turn
 	title := "Assistant"
-	if msg.Model != "" {
-		title += " (" + msg.Model + ")"
+	if tn.Model != "" {
+		title += " (" + tn.Model + ")"
 	}
-	m.printf("\n### %s · %s\n", title, shortTime(e.Timestamp()))
-	for _, b := range blocks {
+	m.printf("\n### %s · %s\n", title, it.Time)
+	for _, b := range tn.Blocks {
 		switch {
-		case b.Type == jsonl.BlockThinking && !m.r.opts.NoThinking && strings.TrimSpace(b.Thinking) != "":
+		case b.Kind == ThinkingBlock && strings.TrimSpace(b.Thinking) != "":
 			m.printf("\n> *Thinking:* %s\n", strings.ReplaceAll(strings.TrimSpace(b.Thinking), "\n", "\n> "))
-		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
+		case b.Kind == TextBlock:
 			m.printf("\n%s\n", strings.TrimSpace(b.Text))
-		case b.Type == jsonl.BlockToolCall:
-			m.toolCall(b)
+		case b.Kind == CallBlock:
+			m.toolCall(b.Call)
 		}
 	}
-	switch msg.StopReason {
+	switch tn.Stop {
 	case "aborted":
 		m.printf("\n> **⊘ Aborted:** the turn was interrupted.\n")
 	case "error":
-		m.printf("\n> **✗ Error:** %s\n", msg.ErrorMessage)
+		m.printf("\n> **✗ Error:** %s\n", tn.Error)
 	}
 }
 
-func (m *mdWriter) toolCall(b jsonl.Block) {
-	args, _ := jsonl.ParseObject(b.Arguments)
-	switch b.Name {
-	case "bash":
-		m.printf("\n**bash** `%s`\n", inlineCode(args.String("command")))
-	case "read", "write", "edit", "ls":
-		m.printf("\n**%s** `%s`\n", b.Name, inlineCode(firstString(args, "path", "file_path")))
-		if b.Name == "edit" {
-			m.editDiff(args)
+func (m *mdWriter) toolCall(c *ToolCall) {
+	switch c.Tool {
+	case BashTool:
+		m.printf("\n**bash** `%s`\n", inlineCode(c.Command))
+	case ReadTool, WriteTool, EditTool, LsTool:
+		m.printf("\n**%s** `%s`\n", c.Name, inlineCode(c.Path))
+		if c.Tool == EditTool {
+			m.editDiff(c.Edits)
 		}
-	case "grep", "find":
-		m.printf("\n**%s** `%s` %s\n", b.Name, inlineCode(args.String("pattern")), grepDetail(args))
+	case GrepTool, FindTool:
+		m.printf("\n**%s** `%s` %s\n", c.Name, inlineCode(c.Pattern), c.Filter)
 	default:
-		m.printf("\n**%s**\n\n%s", b.Name, fence(prettyJSON(b.Arguments), "json"))
+		m.printf("\n**%s**\n\n%s", c.Name, fence(c.Args, "json"))
 	}
 }
 
-func (m *mdWriter) editDiff(args jsonl.Object) {
+func (m *mdWriter) editDiff(edits [][2]string) {
 	var lines []string
-	for _, p := range editPairs(args) {
+	for _, p := range edits {
 		for _, d := range lineDiff(p[0], p[1]) {
 			lines = append(lines, d.Text)
 		}
@@ -169,20 +157,20 @@ func (m *mdWriter) editDiff(args jsonl.Object) {
 	}
 }
 
-func (m *mdWriter) toolResult(msg jsonl.Message, text string) {
-	if m.r.opts.NoToolOutput {
+func (m *mdWriter) toolResult(res *ToolResult) {
+	if res.Omitted {
 		return
 	}
 	status := "result"
-	if msg.IsError {
+	if res.IsError {
 		status = "✗ error"
 	}
-	m.printf("\n*%s %s:*\n\n%s", msg.ToolName, status, m.folded(strings.TrimSpace(text), "text"))
+	m.printf("\n*%s %s:*\n\n%s", res.ToolName, status, folded(strings.TrimSpace(res.Text), "text"))
 }
 
 // folded is a fenced block, inside <details> when it is long.
-func (m *mdWriter) folded(text, lang string) string {
-	if text == "" || m.r.opts.NoToolOutput {
+func folded(text, lang string) string {
+	if text == "" {
 		return ""
 	}
 	n := strings.Count(text, "\n") + 1

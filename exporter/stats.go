@@ -30,7 +30,7 @@ func (s *stats) add(m jsonl.Message, blocks []jsonl.Block) {
 		s.addModel(m)
 		s.addUsage(m.Usage)
 		for _, b := range blocks {
-			if b.Type == jsonl.BlockToolCall {
+			if isToolCall(b) {
 				s.toolCalls++
 			}
 		}

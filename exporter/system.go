@@ -6,24 +6,21 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// systemView shows a system message: the whole prompt and tool declarations
+// systemOf reads a system message: the whole prompt and tool declarations
 // when it starts the branch's prompt, otherwise what it changes, as Pi's page
 // does.
-func (r *renderer) systemView(e *jsonl.Entry, leading bool) *systemView {
+func systemOf(e *jsonl.Entry, leading bool) *System {
 	msg, _ := e.Message()
 	sections, _ := jsonl.ParseObject(msg.Get("sections"))
 	content, _ := contentOf(msg.Get("content"))
-	s := &systemView{Title: "System prompt", Tools: toolDecls(msg.Get("toolsAdded")), Removed: names(msg.Get("toolsRemoved"))}
-	text := promptText(content, sections)
+	s := &System{Title: "System prompt", Tools: toolDecls(msg.Get("toolsAdded")), Removed: names(msg.Get("toolsRemoved"))}
+	s.Text = promptText(content, sections)
 	if !leading {
-		text = promptUpdate(content, sections)
+		s.Text, s.Update = promptUpdate(content, sections), true
 		s.Title = "System prompt update"
 		if c := describeUpdate(content, sections, s); c != "" {
 			s.Title += ": " + c
 		}
-	}
-	if text != "" {
-		s.Text = r.code.newOutput(text, 10, "")
 	}
 	return s
 }
@@ -63,7 +60,7 @@ func promptUpdate(content string, sections jsonl.Object) string {
 }
 
 // describeUpdate is Pi's describeSystemUpdate: "instructions, rules, -old, tools +bash -ls".
-func describeUpdate(content string, sections jsonl.Object, s *systemView) string {
+func describeUpdate(content string, sections jsonl.Object, s *System) string {
 	var parts, tools []string
 	if content != "" {
 		parts = append(parts, "instructions")
@@ -87,15 +84,15 @@ func describeUpdate(content string, sections jsonl.Object, s *systemView) string
 }
 
 // toolDecls reads tool declarations with their JSON-schema parameters.
-func toolDecls(raw jsonl.RawMessage) []toolDecl {
+func toolDecls(raw jsonl.RawMessage) []ToolDecl {
 	elems, _ := jsonl.ParseArray(raw)
-	var out []toolDecl
+	var out []ToolDecl
 	for _, el := range elems {
 		t, err := jsonl.ParseObject(el)
 		if err != nil {
 			continue
 		}
-		d := toolDecl{Name: t.String("name"), Description: t.String("description")}
+		d := ToolDecl{Name: t.String("name"), Description: t.String("description")}
 		params, _ := jsonl.ParseObject(t.Get("parameters"))
 		props, _ := jsonl.ParseObject(params.Get("properties"))
 		required := map[string]bool{}
@@ -108,7 +105,7 @@ func toolDecls(raw jsonl.RawMessage) []toolDecl {
 			if typ == "" {
 				typ = "any"
 			}
-			d.Params = append(d.Params, toolParam{Name: name, Type: typ, Description: p.String("description"), Required: required[name]})
+			d.Params = append(d.Params, ToolParam{Name: name, Type: typ, Description: p.String("description"), Required: required[name]})
 		}
 		out = append(out, d)
 	}

@@ -2,81 +2,104 @@ package exporter
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
 	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 )
 
-// toolView is one tool call and its result, rendered per tool: read, write,
-// edit, bash, grep, find and ls get their own layout, others show arguments.
-type toolView struct {
-	Name, CallID, ResultID string
-	Status                 string // ok, error or pending (no result recorded)
-	Path, Detail           string // the file or folder, and a line range, glob or limit
-	Command, Pattern       string
-	Args                   string // pretty JSON of other tools' arguments
-	Content                *output
-	Output                 *output
-	Diff                   []diffLine
-	Images                 []imageView
-	Note                   string // a short result text (write)
-	Omitted                bool   // --no-tool-output
+// ToolKind is the layout a tool call gets: Pi's own tools each have one,
+// other tools show their arguments.
+type ToolKind int
+
+// The kinds of tool call.
+const (
+	OtherTool ToolKind = iota // arguments shown as JSON
+	BashTool
+	ReadTool
+	WriteTool
+	EditTool
+	GrepTool
+	FindTool
+	LsTool
+)
+
+// toolKinds names Pi's own tools.
+var toolKinds = map[string]ToolKind{"bash": BashTool, "read": ReadTool, "write": WriteTool, "edit": EditTool,
+	"grep": GrepTool, "find": FindTool, "ls": LsTool}
+
+// ToolCall is one tool call, with its result.
+type ToolCall struct {
+	Name, ID string
+	Tool     ToolKind
+	Path     string      // the file or folder
+	Command  string      // bash
+	Pattern  string      // grep, find
+	Filter   string      // grep, find: the folder, glob and flags ("in src (*.go) ignoreCase")
+	Range    string      // read: the lines asked for (":10-14")
+	Content  string      // write: the file's content ("" when tool output is left out)
+	Lines    int         // write: the content's lines
+	Edits    [][2]string // edit: the (old, new) texts
+	Args     string      // other tools: the arguments as indented JSON
+	Result   *ToolResult // nil when none was recorded
 }
 
-// diffLine is one line of an edit's diff.
-type diffLine struct {
-	Class, Text string
+// ToolResult is what a toolResult message tells of its call.
+type ToolResult struct {
+	EntryID  string
+	ToolName string
+	Text     string // its text blocks joined ("" when left out)
+	Images   []Image
+	IsError  bool
+	Omitted  bool // tool output is left out of the export
+	details  jsonl.RawMessage
 }
 
-// toolResult is what a toolResult message contributes to its call.
-type toolResult struct {
-	ID      string
-	Msg     jsonl.Message
-	Text    string
-	Blocks  []jsonl.Block
-	IsError bool
-}
-
-func newToolResult(id string, msg jsonl.Message) *toolResult {
-	text, blocks := contentOf(msg.Content)
-	return &toolResult{ID: id, Msg: msg, Text: text, Blocks: blocks, IsError: msg.IsError}
-}
-
-// renderTool builds the view of call (a toolCall block) with its result (nil
-// when none was recorded).
-func (r *renderer) renderTool(call jsonl.Block, res *toolResult) *toolView {
-	args, _ := jsonl.ParseObject(call.Arguments)
-	v := &toolView{Name: call.Name, CallID: call.ID, Status: "pending"}
-	if res != nil {
-		v.ResultID, v.Status = res.ID, "ok"
-		if res.IsError {
-			v.Status = "error"
+// newToolCall reads a toolCall block.
+func (t *Transcript) newToolCall(b jsonl.Block) *ToolCall {
+	args, _ := jsonl.ParseObject(b.Arguments)
+	c := &ToolCall{Name: b.Name, ID: b.ID, Tool: toolKinds[b.Name], Path: firstString(args, "path", "file_path")}
+	switch c.Tool {
+	case BashTool:
+		c.Command = args.String("command")
+	case ReadTool:
+		c.Range = readRange(args)
+	case WriteTool:
+		content := args.String("content")
+		c.Lines = strings.Count(content, "\n") + 1
+		if !t.opts.NoToolOutput {
+			c.Content = content
 		}
-	}
-	v.Path = firstString(args, "path", "file_path")
-	switch call.Name {
-	case "bash":
-		v.Command = args.String("command")
-		r.withOutput(v, res, 5, "")
-	case "read":
-		v.Detail = readRange(args)
-		r.withOutput(v, res, 10, v.Path)
-	case "write":
-		r.writeView(v, args, res)
-	case "edit":
-		r.editView(v, args, res)
-	case "grep", "find":
-		v.Pattern, v.Detail = args.String("pattern"), grepDetail(args)
-		r.withOutput(v, res, 10, "")
-	case "ls":
-		r.withOutput(v, res, 20, "")
+	case EditTool:
+		c.Edits = editPairs(args)
+	case GrepTool, FindTool:
+		c.Pattern, c.Filter = args.String("pattern"), grepDetail(args)
+	case LsTool:
 	default:
-		v.Args = prettyJSON(call.Arguments)
-		r.withOutput(v, res, 10, "")
+		c.Args = prettyJSON(b.Arguments)
 	}
-	return v
+	return c
+}
+
+// newToolResult reads a toolResult message.
+func (t *Transcript) newToolResult(id string, msg jsonl.Message) *ToolResult {
+	r := &ToolResult{EntryID: id, ToolName: msg.ToolName, IsError: msg.IsError, Omitted: t.opts.NoToolOutput, details: msg.Details}
+	if !r.Omitted {
+		var blocks []jsonl.Block
+		r.Text, blocks = contentOf(msg.Content)
+		r.Images = images(blocks)
+	}
+	return r
+}
+
+// RecordedDiff is the diff Pi's edit tool recorded in the result's details,
+// "" when none.
+func (r *ToolResult) RecordedDiff() string {
+	if r.details == nil {
+		return ""
+	}
+	details, _ := jsonl.ParseObject(r.details)
+	return details.String("diff")
 }
 
 func firstString(o jsonl.Object, keys ...string) string {
@@ -86,33 +109,6 @@ func firstString(o jsonl.Object, keys ...string) string {
 		}
 	}
 	return ""
-}
-
-// withOutput attaches the result's text (highlighted as the file at path,
-// when given) and images.
-func (r *renderer) withOutput(v *toolView, res *toolResult, maxLines int, path string) {
-	if res == nil {
-		return
-	}
-	if r.opts.NoToolOutput {
-		v.Omitted = true
-		return
-	}
-	v.Images = images(res.Blocks)
-	text := res.Text
-	if v.Name != "read" {
-		text = strings.TrimSpace(text)
-	}
-	switch {
-	case text == "":
-	case v.Name == "grep" && !res.IsError:
-		v.Output = formatOutput(text, maxLines, writeGrep)
-	default:
-		v.Output = r.code.newOutput(text, maxLines, path)
-	}
-	if v.Output != nil {
-		v.Output.Error = res.IsError
-	}
 }
 
 // readRange is Pi's formatReadLineRange: ":start-end" from offset and limit.
@@ -159,53 +155,6 @@ func grepDetail(args jsonl.Object) string {
 	return strings.Join(parts, " ")
 }
 
-func (r *renderer) writeView(v *toolView, args jsonl.Object, res *toolResult) {
-	content := args.String("content")
-	if n := strings.Count(content, "\n") + 1; n > 10 {
-		v.Detail = "(" + itoa(n) + " lines)"
-	}
-	if content != "" && !r.opts.NoToolOutput {
-		v.Content = r.code.newOutput(content, 10, v.Path)
-	}
-	if res != nil && !r.opts.NoToolOutput {
-		v.Note = strings.TrimSpace(res.Text)
-	}
-}
-
-func (r *renderer) editView(v *toolView, args jsonl.Object, res *toolResult) {
-	if res != nil && res.IsError {
-		r.withOutput(v, res, 10, "")
-		return
-	}
-	if res != nil && res.Msg.Details != nil {
-		details, _ := jsonl.ParseObject(res.Msg.Details)
-		if d := details.String("diff"); d != "" {
-			v.Diff = recordedDiff(d)
-			return
-		}
-	}
-	for _, e := range editPairs(args) {
-		v.Diff = append(v.Diff, lineDiff(e[0], e[1])...)
-	}
-}
-
-// recordedDiff classes the lines of the diff Pi's edit tool records.
-func recordedDiff(d string) []diffLine {
-	lines := strings.Split(d, "\n")
-	out := make([]diffLine, len(lines))
-	for i, l := range lines {
-		cls := "ctx"
-		switch {
-		case strings.HasPrefix(l, "+"):
-			cls = "add"
-		case strings.HasPrefix(l, "-"):
-			cls = "del"
-		}
-		out[i] = diffLine{cls, strings.ReplaceAll(l, "\t", "   ")}
-	}
-	return out
-}
-
 // editPairs returns the (old, new) texts of an edit call, in any of the
 // argument shapes Pi's edit tool has used.
 func editPairs(args jsonl.Object) [][2]string {
@@ -229,24 +178,4 @@ func prettyJSON(raw jsonl.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
-}
-
-var grepPrefix = regexp.MustCompile(`^([^\s:]+[:-]\d+[:-])`)
-
-// writeGrep writes grep output with its file:line prefixes marked.
-func writeGrep(b *bytes.Buffer, text string) {
-	b.WriteString(`<pre class="chroma"><code>`)
-	for i, l := range strings.Split(text, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if m := grepPrefix.FindString(l); m != "" {
-			b.WriteString(`<span class="gp">`)
-			escapeCode(b, m)
-			b.WriteString(`</span>`)
-			l = l[len(m):]
-		}
-		escapeCode(b, l)
-	}
-	b.WriteString(`</code></pre>`)
 }

@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"html/template"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,11 +28,7 @@ type entryView struct {
 
 type userView struct {
 	Text   markdownText
-	Images []imageView
-}
-
-type imageView struct {
-	Src template.URL
+	Images []Image
 }
 
 type assistantView struct {
@@ -61,19 +56,10 @@ type bashView struct {
 
 type systemView struct {
 	Title   string
+	Update  bool
 	Text    *output
-	Tools   []toolDecl
+	Tools   []ToolDecl
 	Removed []string
-}
-
-type toolDecl struct {
-	Name, Description string
-	Params            []toolParam
-}
-
-type toolParam struct {
-	Name, Type, Description string
-	Required                bool
 }
 
 type summaryView struct {
@@ -83,11 +69,31 @@ type summaryView struct {
 	Modified []string
 }
 
+// toolView is one tool call and its result, as the page lays it out.
+type toolView struct {
+	Name, CallID, ResultID string
+	Status                 string // ok, error or pending (no result recorded)
+	Path, Detail           string // the file or folder, and a line range, glob or limit
+	Command, Pattern       string
+	Args                   string // pretty JSON of other tools' arguments
+	Content                *output
+	Output                 *output
+	Diff                   []diffLine
+	Images                 []Image
+	Note                   string // a short result text (write)
+	Omitted                bool   // --no-tool-output
+}
+
+// diffLine is one line of an edit's diff.
+type diffLine struct {
+	Class, Text string
+}
+
 type customView struct {
 	Type   string
 	Hidden bool
 	Body   markdownText
-	Images []imageView
+	Images []Image
 }
 
 // contentOf splits message content (a string or blocks) into its joined text
@@ -116,13 +122,13 @@ var (
 
 // images returns the image blocks as data URLs, only for the image types a
 // browser shows and only when the data is plain base64.
-func images(blocks []jsonl.Block) []imageView {
-	var out []imageView
+func images(blocks []jsonl.Block) []Image {
+	var out []Image
 	for _, b := range blocks {
 		if b.Type != jsonl.BlockImage || !imageMIME.MatchString(b.MimeType) || !base64Re.MatchString(b.Data) {
 			continue
 		}
-		out = append(out, imageView{Src: template.URL("data:" + b.MimeType + ";base64," + b.Data)})
+		out = append(out, Image{Src: "data:" + b.MimeType + ";base64," + b.Data})
 	}
 	return out
 }
