@@ -15,7 +15,7 @@ type skim struct {
 	ID       []byte
 	ParentID []byte
 	Version  []byte
-	TargetID []byte
+	Refs     [NumRefKeys][]byte // the value of each reference key (see RefKey)
 	Label    []byte
 	Message  []byte // the whole message object of a message entry
 
@@ -243,14 +243,16 @@ func (s *skim) keep(key, raw []byte) {
 		s.ID = raw
 	case `"parentId"`:
 		s.ParentID = raw
-	case `"targetId"`:
-		s.TargetID = raw
 	case `"label"`:
 		s.Label = raw
 	case `"version"`:
 		s.Version = raw
 	case `"message"`:
 		s.Message = raw
+	default:
+		if r := ParseRefKey(key[1 : len(key)-1]); r != NoRef {
+			s.Refs[r] = raw
+		}
 	}
 }
 
