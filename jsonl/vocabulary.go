@@ -66,6 +66,10 @@ var kinds = [...]kind{
 	}},
 }
 
+// NumEntryTypes counts the entry types, TypeUnknown included: the types
+// are TypeUnknown up to NumEntryTypes-1.
+const NumEntryTypes = EntryType(len(kinds))
+
 // String returns the type's name as written in files.
 func (t EntryType) String() string { return kinds[t].name }
 
@@ -75,7 +79,7 @@ func (t EntryType) Ref() RefKey { return kinds[t].ref }
 
 // ParseEntryType maps a type name to its EntryType; unknown names give TypeUnknown.
 func ParseEntryType(name string) EntryType {
-	for i := TypeSession; int(i) < len(kinds); i++ {
+	for i := TypeSession; i < NumEntryTypes; i++ {
 		if kinds[i].name == name {
 			return i
 		}
@@ -99,7 +103,7 @@ var refKeyNames = [...]string{NoRef: "", RefTarget: "targetId", RefFrom: "fromId
 
 // NumRefKeys counts the reference keys, NoRef included, so that arrays
 // indexed by RefKey can be sized by it.
-const NumRefKeys = len(refKeyNames)
+const NumRefKeys = RefKey(len(refKeyNames))
 
 // String returns the key as written in entries, "" for NoRef.
 func (k RefKey) String() string { return refKeyNames[k] }
@@ -107,7 +111,7 @@ func (k RefKey) String() string { return refKeyNames[k] }
 // ParseRefKey returns the reference key that name (unquoted, unescaped)
 // spells, NoRef for any other key. It does not allocate.
 func ParseRefKey(name []byte) RefKey {
-	for k := RefTarget; int(k) < len(refKeyNames); k++ {
+	for k := RefTarget; k < NumRefKeys; k++ {
 		if refKeyNames[k] == string(name) {
 			return k
 		}
