@@ -229,6 +229,9 @@ func settingText(e *jsonl.Entry) string {
 	case jsonl.TypeCustom:
 		return "[" + o.String("customType") + "] " + clip(string(o.Get("data")), 200)
 	}
+	if e.Type != jsonl.TypeUnknown {
+		return jsonl.EntryPreview(e) // a type with no wording of its own here
+	}
 	return "Entry of type " + e.TypeName()
 }
 

@@ -136,7 +136,7 @@ type lineFacts struct {
 	valid                                  bool // a JSON object, as Pi's loader needs
 	header                                 bool
 	node                                   node
-	id, parentID, ref, label, version []byte // ref: the value of the type's reference key
+	id, parentID, refValue, label, version []byte // refValue: of the type's reference key
 }
 
 // factsOf turns a skimmed line into its facts; the byte fields still point
@@ -149,7 +149,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	}
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	f.header = n.typ == TypeSession
-	f.id, f.parentID, f.ref, f.label, f.version = s.ID, s.ParentID, s.Refs[n.typ.Ref()], s.Label, s.Version
+	f.id, f.parentID, f.refValue, f.label, f.version = s.ID, s.ParentID, s.Refs[n.typ.Ref()], s.Label, s.Version
 	if n.typ == TypeMessage && s.Message != nil {
 		n.role = RoleOf(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
@@ -219,8 +219,8 @@ func (ix *Index) addNode(f *lineFacts) {
 	}
 	ix.nodes = append(ix.nodes, f.node)
 	ix.ids.add(id)
-	if f.node.typ == TypeLabel && f.ref != nil {
-		target, _ := text(f.ref)
+	if f.node.typ == TypeLabel && f.refValue != nil {
+		target, _ := text(f.refValue)
 		label, _ := text(f.label)
 		ix.noteLabel(target, label, i)
 	}

@@ -30,6 +30,9 @@ type kind struct {
 	// messages are the messages an entry adds to the model's context
 	// before edits (Pi's sessionEntryToContextMessages); nil: none.
 	messages func(*Entry) ([]Object, error)
+	// role is the role of the message it adds, for the types that make one
+	// up; NoRole for the rest and for a message entry (its message says).
+	role Role
 	// preview is the entry's one line in listings; nil: its type name.
 	preview func(*Entry) string
 }
@@ -38,13 +41,13 @@ var kinds = [...]kind{
 	TypeUnknown: {},
 	TypeSession: {name: "session"},
 	TypeMessage: {name: "message", messages: messageMessages, preview: messagePreview},
-	TypeCustomMessage: {name: "custom_message", messages: customMessages, preview: func(e *Entry) string {
+	TypeCustomMessage: {name: "custom_message", role: CustomRole, messages: customMessages, preview: func(e *Entry) string {
 		return "custom:" + e.Obj.String("customType") + " " + oneLine(ExtractText(e.Obj.Get("content")))
 	}},
-	TypeBranchSummary: {name: "branch_summary", ref: RefFrom, messages: branchSummaryMessages, preview: func(e *Entry) string {
+	TypeBranchSummary: {name: "branch_summary", ref: RefFrom, role: BranchSummaryRole, messages: branchSummaryMessages, preview: func(e *Entry) string {
 		return "branch summary: " + oneLine(e.Obj.String("summary"))
 	}},
-	TypeCompaction: {name: "compaction", ref: RefFirstKept, messages: compactionMessages, preview: func(e *Entry) string {
+	TypeCompaction: {name: "compaction", ref: RefFirstKept, role: CompactionSummaryRole, messages: compactionMessages, preview: func(e *Entry) string {
 		return "compaction: " + oneLine(e.Obj.String("summary"))
 	}},
 	TypeContextEdit: {name: "context_edit", ref: RefTarget, preview: func(e *Entry) string {
@@ -76,6 +79,13 @@ func (t EntryType) String() string { return kinds[t].name }
 // Ref returns the key of an entry of type t, besides parentId, whose value
 // is another entry's id; NoRef when it has none.
 func (t EntryType) Ref() RefKey { return kinds[t].ref }
+
+// ContextRole returns the role of the message an entry of type t adds to a
+// context when its type makes one up: CustomRole for a custom_message,
+// BranchSummaryRole and CompactionSummaryRole for the summaries. It is
+// NoRole for a message entry, whose message has its own, and for the types
+// that add no message.
+func (t EntryType) ContextRole() Role { return kinds[t].role }
 
 // ParseEntryType maps a type name to its EntryType; unknown names give TypeUnknown.
 func ParseEntryType(name string) EntryType {
