@@ -22,7 +22,8 @@ const (
 )
 
 // kind is what pitool knows of one entry type, written once: the index,
-// repair, redact, the exporter and the compactor all read it from here.
+// repair, redact, the exporter and the compactor read it through
+// EntryType's methods, Entry.Ref, EntryMessages and EntryPreview.
 type kind struct {
 	name string // as written in the entry's "type"
 	// ref is the key, besides parentId, whose value is another entry's id.
@@ -33,40 +34,40 @@ type kind struct {
 	// role is the role of the message it adds, for the types that make one
 	// up; NoRole for the rest and for a message entry (its message says).
 	role Role
-	// preview is the entry's one line in listings; nil: its type name.
-	preview func(*Entry) string
+	// preview is the entry's one line in listings, given the id its
+	// reference key names (Entry.Ref); nil: its type name.
+	preview func(e *Entry, ref string) string
 }
 
+// kinds holds one row per EntryType. A new entry type of Pi's is a constant
+// above and a row here (and a RefKey below if it names a new reference key).
 var kinds = [...]kind{
 	TypeUnknown: {},
 	TypeSession: {name: "session"},
-	TypeMessage: {name: "message", messages: messageMessages, preview: messagePreview},
-	TypeCustomMessage: {name: "custom_message", role: CustomRole, messages: customMessages, preview: func(e *Entry) string {
-		return "custom:" + e.Obj.String("customType") + " " + oneLine(ExtractText(e.Obj.Get("content")))
-	}},
-	TypeBranchSummary: {name: "branch_summary", ref: RefFrom, role: BranchSummaryRole, messages: branchSummaryMessages, preview: func(e *Entry) string {
-		return "branch summary: " + oneLine(e.Obj.String("summary"))
-	}},
-	TypeCompaction: {name: "compaction", ref: RefFirstKept, role: CompactionSummaryRole, messages: compactionMessages, preview: func(e *Entry) string {
-		return "compaction: " + oneLine(e.Obj.String("summary"))
-	}},
-	TypeContextEdit: {name: "context_edit", ref: RefTarget, preview: func(e *Entry) string {
-		return "context edit of " + e.Obj.String(RefTarget.String())
-	}},
-	TypeModelChange: {name: "model_change", preview: func(e *Entry) string {
-		return "model → " + e.Obj.String("provider") + "/" + e.Obj.String("modelId")
-	}},
-	TypeThinkingLevelChange: {name: "thinking_level_change", preview: func(e *Entry) string {
-		return "thinking → " + e.Obj.String("thinkingLevel")
-	}},
+	TypeMessage: {name: "message", messages: messageMessages,
+		preview: func(e *Entry, _ string) string { return messagePreview(e) }},
+	TypeCustomMessage: {name: "custom_message", role: CustomRole, messages: customMessages,
+		preview: func(e *Entry, _ string) string {
+			return "custom:" + e.Obj.String("customType") + " " + oneLine(ExtractText(e.Obj.Get("content")))
+		}},
+	TypeBranchSummary: {name: "branch_summary", ref: RefFrom, role: BranchSummaryRole, messages: branchSummaryMessages,
+		preview: func(e *Entry, _ string) string { return "branch summary: " + oneLine(e.Obj.String("summary")) }},
+	TypeCompaction: {name: "compaction", ref: RefFirstKept, role: CompactionSummaryRole, messages: compactionMessages,
+		preview: func(e *Entry, _ string) string { return "compaction: " + oneLine(e.Obj.String("summary")) }},
+	TypeContextEdit: {name: "context_edit", ref: RefTarget,
+		preview: func(_ *Entry, ref string) string { return "context edit of " + ref }},
+	TypeModelChange: {name: "model_change",
+		preview: func(e *Entry, _ string) string {
+			return "model → " + e.Obj.String("provider") + "/" + e.Obj.String("modelId")
+		}},
+	TypeThinkingLevelChange: {name: "thinking_level_change",
+		preview: func(e *Entry, _ string) string { return "thinking → " + e.Obj.String("thinkingLevel") }},
 	TypeUsage:  {name: "usage"},
 	TypeCustom: {name: "custom"},
-	TypeLabel: {name: "label", ref: RefTarget, preview: func(e *Entry) string {
-		return "label " + e.Obj.String(RefTarget.String()) + " = " + e.Obj.String("label")
-	}},
-	TypeSessionInfo: {name: "session_info", preview: func(e *Entry) string {
-		return "name: " + e.Obj.String("name")
-	}},
+	TypeLabel: {name: "label", ref: RefTarget,
+		preview: func(e *Entry, ref string) string { return "label " + ref + " = " + e.Obj.String("label") }},
+	TypeSessionInfo: {name: "session_info",
+		preview: func(e *Entry, _ string) string { return "name: " + e.Obj.String("name") }},
 }
 
 // NumEntryTypes counts the entry types, TypeUnknown included: the types
@@ -151,7 +152,7 @@ func EntryMessages(e *Entry) ([]Object, error) {
 // or type and the start of its text.
 func EntryPreview(e *Entry) string {
 	if f := kinds[e.Type].preview; f != nil {
-		return f(e)
+		return f(e, e.Ref())
 	}
 	return e.TypeName()
 }
