@@ -265,7 +265,7 @@ func (pl *plan) planV1Kept(i int) {
 	}
 	if k, ok := pl.a.s.keptOf(i); ok {
 		pl.ref[i] = pl.newID[k]
-		pl.set(i, "firstKeptEntryId", jsonl.QuoteString(pl.newID[k]))
+		pl.set(i, jsonl.RefFirstKept.String(), jsonl.QuoteString(pl.newID[k]))
 	}
 	pl.set(i, "firstKeptEntryIndex", nil)
 }
