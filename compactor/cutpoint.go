@@ -127,7 +127,7 @@ func isRecoveryOmissionSuffix(suffix []jsonl.ProjectedEntry) bool {
 	}
 	for _, e := range suffix {
 		if e.Entry.Type == jsonl.TypeContextEdit && !jsonl.IsNull(orUndefined(e.Entry.Obj.Get("replacement"))) &&
-			!omitted[e.Entry.Obj.String("targetId")] {
+			!omitted[e.Entry.Ref()] {
 			return false
 		}
 	}

@@ -22,7 +22,7 @@ func NewEntry(r *Result, p *Preparation, id, parentID string, now time.Time) jso
 		"parentId", parent,
 		"timestamp", jsonl.QuoteString(jsonl.ISOTime(stamp)),
 		"summary", jsonl.QuoteString(r.Summary),
-		"firstKeptEntryId", jsonl.QuoteString(r.FirstKeptEntryID),
+		jsonl.RefFirstKept.String(), jsonl.QuoteString(r.FirstKeptEntryID),
 		"tokensBefore", jsonl.AppendInt(nil, int64(r.TokensBefore)),
 		"details", r.Details.AppendJSON(nil),
 	)

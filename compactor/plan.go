@@ -24,7 +24,7 @@ func (p *Preparation) PlanFields() jsonl.Object {
 		prev = jsonl.RawMessage("null")
 	}
 	return jsonl.ObjectOf(
-		"firstKeptEntryId", jsonl.QuoteString(p.FirstKeptEntryID),
+		jsonl.RefFirstKept.String(), jsonl.QuoteString(p.FirstKeptEntryID),
 		"isSplitTurn", boolJSON(p.IsSplitTurn),
 		"tokensBefore", jsonl.AppendInt(nil, int64(p.TokensBefore)),
 		"previousSummary", prev,

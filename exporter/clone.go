@@ -123,9 +123,9 @@ func rechain(e *jsonl.Entry, parent jsonl.RawMessage, replacement map[string]str
 	o := e.Obj.Clone()
 	o.Set("parentId", parent)
 	if e.Type == jsonl.TypeCompaction {
-		first := o.String("firstKeptEntryId")
+		first := e.Ref()
 		if r, ok := replacement[first]; ok && first != e.ID {
-			o.Set("firstKeptEntryId", jsonl.QuoteString(r))
+			o.Set(jsonl.RefFirstKept.String(), jsonl.QuoteString(r))
 		}
 	}
 	return jsonl.Canonical(o.AppendJSON(nil))
@@ -150,7 +150,7 @@ func labelOrder(ix *jsonl.Index) ([]labelState, error) {
 		if err != nil {
 			return nil, err
 		}
-		target, label := e.Obj.String("targetId"), e.Obj.String("label")
+		target, label := e.Ref(), e.Obj.String("label")
 		p, live := pos[target]
 		switch {
 		case label == "" && live:
@@ -179,7 +179,7 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
 		o := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeLabel.String()), "id", jsonl.QuoteString(id), "parentId", parent,
-			"timestamp", jsonl.QuoteString(l.timestamp), "targetId", jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
+			"timestamp", jsonl.QuoteString(l.timestamp), jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
 		if err := out.WriteLine(o.AppendJSON(nil)); err != nil {
 			return n, err
 		}

@@ -358,7 +358,7 @@ func (t *Transcript) summary(it *Item, e *jsonl.Entry) {
 		it.Kind = KindCompaction
 	} else {
 		t.stats.branchSummaries++
-		s.Title = "Branch summary: the conversation came back from " + e.Obj.String("fromId")
+		s.Title = "Branch summary: the conversation came back from " + e.Ref()
 		it.Kind = KindBranchSummary
 	}
 	it.Summary = s
@@ -381,20 +381,23 @@ func settingText(e *jsonl.Entry) string {
 		return "Thinking level: " + o.String("thinkingLevel")
 	case jsonl.TypeLabel:
 		if l := o.String("label"); l != "" {
-			return "Label “" + l + "” on " + o.String("targetId")
+			return "Label “" + l + "” on " + e.Ref()
 		}
-		return "Label cleared on " + o.String("targetId")
+		return "Label cleared on " + e.Ref()
 	case jsonl.TypeSessionInfo:
 		return "Session name: " + o.String("name")
 	case jsonl.TypeContextEdit:
 		if jsonl.IsNull(o.Get("replacement")) {
-			return "Context edit: " + o.String("targetId") + " left out of the model's context"
+			return "Context edit: " + e.Ref() + " left out of the model's context"
 		}
-		return "Context edit: " + o.String("targetId") + " replaced in the model's context"
+		return "Context edit: " + e.Ref() + " replaced in the model's context"
 	case jsonl.TypeUsage:
 		return usageText(o)
 	case jsonl.TypeCustom:
 		return "[" + o.String("customType") + "] " + clip(string(o.Get("data")), 200)
+	}
+	if e.Type != jsonl.TypeUnknown {
+		return jsonl.EntryPreview(e) // a type with no wording of its own here
 	}
 	return "Entry of type " + e.TypeName()
 }

@@ -92,7 +92,7 @@ func SelectContextEntries(path []*Entry) []*Entry {
 	if c < 0 {
 		return path
 	}
-	firstKept := path[c].Obj.String("firstKeptEntryId")
+	firstKept := path[c].Ref()
 	out := []*Entry{path[c]}
 	found := false
 	for _, e := range path[:c] {
@@ -118,7 +118,7 @@ func latestEdits(entries []*Entry) map[string]*Entry {
 	edits := map[string]*Entry{}
 	for _, e := range entries {
 		if e.Type == TypeContextEdit {
-			edits[e.Obj.String("targetId")] = e
+			edits[e.Ref()] = e
 		}
 	}
 	return edits
@@ -168,28 +168,24 @@ func applyReplacement(m Object, content RawMessage) Object {
 	return m
 }
 
-// EntryMessages is Pi's sessionEntryToContextMessages: the messages one entry
-// contributes to a context before edits.
-func EntryMessages(e *Entry) ([]Object, error) {
-	switch e.Type {
-	case TypeMessage:
-		msg, err := e.Message()
-		if err != nil {
-			return nil, err
-		}
-		return []Object{withContentDefault(msg)}, nil
-	case TypeCustomMessage:
-		return []Object{customMessage(e)}, nil
-	case TypeBranchSummary:
-		if !Truthy(e.Obj.Get("summary")) {
-			return nil, nil
-		}
-		return []Object{ObjectOf("role", QuoteString(RoleBranchSummary), "summary", e.Obj.Get("summary"),
-			"fromId", e.Obj.Get("fromId"), "timestamp", JSTimeMillis(e.Obj.Get("timestamp")))}, nil
-	case TypeCompaction:
-		return compactionMessages(e)
+// messageMessages is the message of a message entry, a null content made
+// Pi's default.
+func messageMessages(e *Entry) ([]Object, error) {
+	msg, err := e.Message()
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	return []Object{withContentDefault(msg)}, nil
+}
+
+// branchSummaryMessages is the summary of a branch_summary entry, none when
+// the summary is empty.
+func branchSummaryMessages(e *Entry) ([]Object, error) {
+	if !Truthy(e.Obj.Get("summary")) {
+		return nil, nil
+	}
+	return []Object{ObjectOf("role", QuoteString(RoleBranchSummary), "summary", e.Obj.Get("summary"),
+		RefFrom.String(), e.Obj.Get(RefFrom.String()), "timestamp", JSTimeMillis(e.Obj.Get("timestamp")))}, nil
 }
 
 func withContentDefault(msg Object) Object {
@@ -207,13 +203,14 @@ func withContentDefault(msg Object) Object {
 	return msg
 }
 
-func customMessage(e *Entry) Object {
+// customMessages is a custom_message entry as a message of role custom.
+func customMessages(e *Entry) ([]Object, error) {
 	content := e.Obj.Get("content")
 	if IsNull(content) {
 		content = RawMessage(`[]`)
 	}
-	return ObjectOf("role", QuoteString(RoleCustom), "customType", e.Obj.Get("customType"), "content", content,
-		"display", e.Obj.Get("display"), "details", e.Obj.Get("details"), "timestamp", JSTimeMillis(e.Obj.Get("timestamp")))
+	return []Object{ObjectOf("role", QuoteString(RoleCustom), "customType", e.Obj.Get("customType"), "content", content,
+		"display", e.Obj.Get("display"), "details", e.Obj.Get("details"), "timestamp", JSTimeMillis(e.Obj.Get("timestamp")))}, nil
 }
 
 func compactionMessages(e *Entry) ([]Object, error) {

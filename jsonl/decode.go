@@ -145,7 +145,7 @@ func (ix *Index) migrateV1(e *Entry) {
 		return
 	}
 	if idx >= 0 && idx < len(ix.parsed) && ix.parsed[idx] >= 0 {
-		e.Obj.Set("firstKeptEntryId", QuoteString(ix.ID(int(ix.parsed[idx]))))
+		e.Obj.Set(RefFirstKept.String(), QuoteString(ix.ID(int(ix.parsed[idx]))))
 	}
 	e.Obj.Delete("firstKeptEntryIndex")
 }

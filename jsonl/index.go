@@ -134,7 +134,7 @@ type lineFacts struct {
 	valid                                  bool // a JSON object, as Pi's loader needs
 	header                                 bool
 	node                                   node
-	id, parentID, targetID, label, version []byte
+	id, parentID, refValue, label, version []byte // refValue: of the type's reference key
 }
 
 // factsOf turns a skimmed line into its facts; the byte fields still point
@@ -147,7 +147,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	}
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	f.header = n.typ == TypeSession
-	f.id, f.parentID, f.targetID, f.label, f.version = s.ID, s.ParentID, s.TargetID, s.Label, s.Version
+	f.id, f.parentID, f.refValue, f.label, f.version = s.ID, s.ParentID, s.Refs[n.typ.Ref()], s.Label, s.Version
 	if n.typ == TypeMessage && s.Message != nil {
 		n.role = RoleOf(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
@@ -217,8 +217,8 @@ func (ix *Index) addNode(f *lineFacts) {
 	}
 	ix.nodes = append(ix.nodes, f.node)
 	ix.ids.add(id)
-	if f.node.typ == TypeLabel && f.targetID != nil {
-		target, _ := text(f.targetID)
+	if f.node.typ == TypeLabel && f.refValue != nil {
+		target, _ := text(f.refValue)
 		label, _ := text(f.label)
 		ix.noteLabel(target, label, i)
 	}

@@ -367,15 +367,16 @@ func skipNumber(b []byte, i int) (int, error) {
 	return j, nil
 }
 
-// commonKeys are the keys Pi writes, shared instead of allocated per line.
+// commonKeys are the keys Pi writes, shared instead of allocated per line:
+// the reference keys and these.
 var commonKeys = func() map[string]string {
 	m := map[string]string{}
-	for _, k := range []string{"type", "id", "parentId", "timestamp", "message", "role", "content", "text",
+	for _, k := range append([]string{"type", "id", "parentId", "timestamp", "message", "role", "content", "text",
 		"thinking", "thinkingSignature", "toolCall", "name", "arguments", "api", "provider", "model", "usage",
 		"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost", "total", "stopReason",
 		"toolCallId", "toolName", "details", "isError", "customType", "display", "data", "summary",
-		"firstKeptEntryId", "tokensBefore", "fromId", "targetId", "label", "modelId", "thinkingLevel",
-		"responseId", "durationMs", "command", "exitCode", "cancelled", "truncated", "path", "mimeType"} {
+		"tokensBefore", "label", "modelId", "thinkingLevel",
+		"responseId", "durationMs", "command", "exitCode", "cancelled", "truncated", "path", "mimeType"}, refKeyNames[1:]...) {
 		m[`"`+k+`"`] = k
 	}
 	return m

@@ -4,32 +4,6 @@ import (
 	"strings"
 )
 
-// EntryPreview is a one-line description of an entry for listings: its role
-// or type and the start of its text.
-func EntryPreview(e *Entry) string {
-	switch e.Type {
-	case TypeMessage:
-		return messagePreview(e)
-	case TypeCustomMessage:
-		return "custom:" + e.Obj.String("customType") + " " + oneLine(ExtractText(e.Obj.Get("content")))
-	case TypeBranchSummary:
-		return "branch summary: " + oneLine(e.Obj.String("summary"))
-	case TypeCompaction:
-		return "compaction: " + oneLine(e.Obj.String("summary"))
-	case TypeModelChange:
-		return "model → " + e.Obj.String("provider") + "/" + e.Obj.String("modelId")
-	case TypeThinkingLevelChange:
-		return "thinking → " + e.Obj.String("thinkingLevel")
-	case TypeLabel:
-		return "label " + e.Obj.String("targetId") + " = " + e.Obj.String("label")
-	case TypeSessionInfo:
-		return "name: " + e.Obj.String("name")
-	case TypeContextEdit:
-		return "context edit of " + e.Obj.String("targetId")
-	}
-	return e.TypeName()
-}
-
 func messagePreview(e *Entry) string {
 	m, err := e.Message()
 	if err != nil {

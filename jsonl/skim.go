@@ -15,7 +15,7 @@ type skim struct {
 	ID       []byte
 	ParentID []byte
 	Version  []byte
-	TargetID []byte
+	Refs     [NumRefKeys][]byte // the value of each reference key (see RefKey)
 	Label    []byte
 	Message  []byte // the whole message object of a message entry
 
@@ -230,12 +230,16 @@ func (p *skimmer) field(s *skim, m *msgSkim, key []byte, start int) int {
 			m.Content = raw
 		}
 	case s != nil:
-		s.keep(key, raw)
+		if !s.keep(key, raw) {
+			s.keepRef(key, raw)
+		}
 	}
 	return end
 }
 
-func (s *skim) keep(key, raw []byte) {
+// keep keeps the value of a top-level key the index reads, and says whether
+// it was one. It stays small enough to be inlined: most keys are these.
+func (s *skim) keep(key, raw []byte) bool {
 	switch string(key) {
 	case `"type"`:
 		s.Type = raw
@@ -243,14 +247,22 @@ func (s *skim) keep(key, raw []byte) {
 		s.ID = raw
 	case `"parentId"`:
 		s.ParentID = raw
-	case `"targetId"`:
-		s.TargetID = raw
 	case `"label"`:
 		s.Label = raw
 	case `"version"`:
 		s.Version = raw
 	case `"message"`:
 		s.Message = raw
+	default:
+		return false
+	}
+	return true
+}
+
+// keepRef keeps the value of a reference key.
+func (s *skim) keepRef(key, raw []byte) {
+	if r := ParseRefKey(key[1 : len(key)-1]); r != NoRef {
+		s.Refs[r] = raw
 	}
 }
 

@@ -17,7 +17,7 @@ func TestSkimLine(t *testing.T) {
 	eachPath(func(path string) {
 		var s skim
 		line := []byte(`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3,"n":[1.5e3,-0,{"k":true}]}`)
-		if !new(lineSkimmer).skim(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.TargetID) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
+		if !new(lineSkimmer).skim(line, &s) || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.Refs[RefTarget]) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
 			t.Fatalf("%s: skim = %+v", path, s)
 		}
 		if id, _ := text(s.ID); id != "ab" {

@@ -37,7 +37,7 @@ func (ix *Index) selectAfterCompaction(s *Selection) error {
 	if err != nil {
 		return err
 	}
-	firstKept := comp.Obj.String("firstKeptEntryId")
+	firstKept := comp.Ref()
 	s.Entries = []int{s.Path[c]}
 	for k, i := range s.Path[:c] {
 		if ix.ID(i) == firstKept {
@@ -60,7 +60,7 @@ func (ix *Index) collectEdits(s *Selection) error {
 		if err != nil {
 			return err
 		}
-		s.edits[e.Obj.String("targetId")] = detach(e.Obj.Get("replacement"))
+		s.edits[e.Ref()] = detach(e.Obj.Get("replacement"))
 	}
 	return nil
 }

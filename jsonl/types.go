@@ -1,54 +1,5 @@
 package jsonl
 
-// EntryType is the type of a session line, as a small integer.
-type EntryType uint8
-
-// The entry types of a v3 session, plus the header and anything unknown.
-const (
-	TypeUnknown EntryType = iota
-	TypeSession
-	TypeMessage
-	TypeCustomMessage
-	TypeBranchSummary
-	TypeCompaction
-	TypeContextEdit
-	TypeModelChange
-	TypeThinkingLevelChange
-	TypeUsage
-	TypeCustom
-	TypeLabel
-	TypeSessionInfo
-)
-
-var typeNames = [...]string{
-	TypeUnknown:             "",
-	TypeSession:             "session",
-	TypeMessage:             "message",
-	TypeCustomMessage:       "custom_message",
-	TypeBranchSummary:       "branch_summary",
-	TypeCompaction:          "compaction",
-	TypeContextEdit:         "context_edit",
-	TypeModelChange:         "model_change",
-	TypeThinkingLevelChange: "thinking_level_change",
-	TypeUsage:               "usage",
-	TypeCustom:              "custom",
-	TypeLabel:               "label",
-	TypeSessionInfo:         "session_info",
-}
-
-// String returns the type's name as written in files.
-func (t EntryType) String() string { return typeNames[t] }
-
-// ParseEntryType maps a type name to its EntryType; unknown names give TypeUnknown.
-func ParseEntryType(name string) EntryType {
-	for i, n := range typeNames {
-		if n == name && i != 0 {
-			return EntryType(i)
-		}
-	}
-	return TypeUnknown
-}
-
 // CurrentVersion is the session format version Pi 1.6.0 writes.
 const CurrentVersion = 3
 

@@ -252,17 +252,14 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	checkContent(&e, t, s, fs)
 }
 
+// readRefs reads the entry's reference key (jsonl.EntryType.Ref), and the
+// line index a v1 compaction keeps from.
 func (e *entry) readRefs(t []byte, s *segment) {
-	switch e.typ {
-	case jsonl.TypeLabel, jsonl.TypeContextEdit:
-		e.ref, e.hasRef = decodeSpan(t, s.top[fTargetID])
-	case jsonl.TypeBranchSummary:
-		e.ref, e.hasRef = decodeSpan(t, s.top[fFromID])
-	case jsonl.TypeCompaction:
-		e.ref, e.hasRef = decodeSpan(t, s.top[fFirstKept])
-		if v := s.top[fFirstKeptIndex]; v.ok() {
-			e.keptIdx = atoi(t[v.start:v.end])
-		}
+	if k := e.typ.Ref(); k != jsonl.NoRef {
+		e.ref, e.hasRef = decodeSpan(t, s.top[refField(k)])
+	}
+	if v := s.top[fFirstKeptIndex]; e.typ == jsonl.TypeCompaction && v.ok() {
+		e.keptIdx = atoi(t[v.start:v.end])
 	}
 }
 

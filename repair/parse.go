@@ -27,9 +27,6 @@ const (
 	fParentID
 	fTimestamp
 	fVersion
-	fTargetID
-	fFromID
-	fFirstKept
 	fFirstKeptIndex
 	fCwd
 	fMessage
@@ -39,8 +36,12 @@ const (
 	fToolName
 	fStopReason
 	fName
-	numFields
+	fRefs                                       // fRefs + k: reference key k (refField)
+	numFields = fRefs + field(jsonl.NumRefKeys) // fRefs + NoRef stays unused
 )
+
+// refField is the field of a reference key.
+func refField(k jsonl.RefKey) field { return fRefs + field(k) }
 
 // pctx says where in an entry the parser is, so it records only the
 // fields that matter there.
@@ -220,12 +221,6 @@ func topField(key []byte) field {
 		return fTimestamp
 	case "version":
 		return fVersion
-	case "targetId":
-		return fTargetID
-	case "fromId":
-		return fFromID
-	case "firstKeptEntryId":
-		return fFirstKept
 	case "firstKeptEntryIndex":
 		return fFirstKeptIndex
 	case "cwd":
@@ -234,6 +229,9 @@ func topField(key []byte) field {
 		return fMessage
 	case "content":
 		return fContent
+	}
+	if k := jsonl.ParseRefKey(key); k != jsonl.NoRef {
+		return refField(k)
 	}
 	return fNone
 }

@@ -229,22 +229,12 @@ func (pl *plan) resolveRefs() {
 		}
 		if j, ok := latest[e.ref]; ok && e.hasRef && pl.newID[j] != e.ref {
 			pl.ref[i] = pl.newID[j]
-			pl.set(i, refKey(e.typ), jsonl.QuoteString(pl.newID[j]))
+			pl.set(i, e.typ.Ref().String(), jsonl.QuoteString(pl.newID[j]))
 		}
 		if e.hasID {
 			latest[e.id] = i
 		}
 	}
-}
-
-func refKey(t jsonl.EntryType) string {
-	switch t {
-	case jsonl.TypeBranchSummary:
-		return "fromId"
-	case jsonl.TypeCompaction:
-		return "firstKeptEntryId"
-	}
-	return "targetId"
 }
 
 // planV1 migrates a v1 file: the ids validate derived, one chain, and
@@ -275,7 +265,7 @@ func (pl *plan) planV1Kept(i int) {
 	}
 	if k, ok := pl.a.s.keptOf(i); ok {
 		pl.ref[i] = pl.newID[k]
-		pl.set(i, "firstKeptEntryId", jsonl.QuoteString(pl.newID[k]))
+		pl.set(i, jsonl.RefFirstKept.String(), jsonl.QuoteString(pl.newID[k]))
 	}
 	pl.set(i, "firstKeptEntryIndex", nil)
 }

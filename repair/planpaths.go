@@ -93,7 +93,7 @@ func (pl *plan) planIssue(is issue) error {
 		pl.fix("tools.name-mismatch", e.line, "set the toolName of result %s from %q to %q, its call's", pl.newID[is.at], e.toolName, name)
 	case issueKeptMissing, issueKeptOffPath:
 		pl.ref[is.at] = pl.newID[is.at]
-		pl.set(is.at, "firstKeptEntryId", jsonl.QuoteString(pl.newID[is.at]))
+		pl.set(is.at, jsonl.RefFirstKept.String(), jsonl.QuoteString(pl.newID[is.at]))
 		code := map[issueKind]string{issueKeptMissing: "compaction.first-kept-missing", issueKeptOffPath: "compaction.first-kept-off-path"}[is.kind]
 		pl.fix(code, e.line, "compaction %s kept history from %s, which is not on its branch; made it retain-none (firstKeptEntryId = its own id), which is what Pi already showed", pl.newID[is.at], clip([]byte(e.ref)))
 	case issueUnanswered, issueUnansweredEnd:

@@ -293,21 +293,25 @@ func (pc *pathChecker) checkEdit(i int, e *entry) {
 // endsTurn reports whether an entry starts a new turn: a message the model
 // sees as user or assistant text.
 func endsTurn(e *entry) bool {
-	switch e.typ {
-	case jsonl.TypeMessage:
-		switch e.role {
-		case jsonl.UserRole, jsonl.AssistantRole, jsonl.BashExecutionRole, jsonl.CustomRole, jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
-			return true
-		}
-	case jsonl.TypeCustomMessage, jsonl.TypeBranchSummary:
+	switch contextRole(e) {
+	case jsonl.UserRole, jsonl.AssistantRole, jsonl.BashExecutionRole, jsonl.CustomRole, jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
 		return true
 	}
 	return false
 }
 
-func editable(e *entry) bool {
-	if e.typ == jsonl.TypeCustomMessage {
-		return true
+// contextRole is the role of the message an entry adds to a context: its
+// message's own, or the one its type makes up (jsonl.EntryType.ContextRole).
+func contextRole(e *entry) jsonl.Role {
+	if e.typ == jsonl.TypeMessage {
+		return e.role
 	}
-	return e.typ == jsonl.TypeMessage && (e.role == jsonl.UserRole || e.role == jsonl.AssistantRole || e.role == jsonl.ToolResultRole)
+	return e.typ.ContextRole()
+}
+
+func editable(e *entry) bool {
+	if e.typ != jsonl.TypeMessage {
+		return e.typ.ContextRole() == jsonl.CustomRole
+	}
+	return e.role == jsonl.UserRole || e.role == jsonl.AssistantRole || e.role == jsonl.ToolResultRole
 }

@@ -181,7 +181,7 @@ func outcomeJSON(o compactor.Outcome, plan bool) []byte {
 		obj.Set("tokensAfter", intRaw(o.TokensAfter))
 		obj.Set("keptEntries", intRaw(o.KeptEntries))
 		obj.Set("isSplitTurn", boolRaw(o.Prep.IsSplitTurn))
-		obj.Set("firstKeptEntryId", jsonl.QuoteString(o.Prep.FirstKeptEntryID))
+		obj.Set(jsonl.RefFirstKept.String(), jsonl.QuoteString(o.Prep.FirstKeptEntryID))
 		obj.Set("entryId", jsonl.QuoteString(o.EntryID))
 		obj.Set("summarizerMs", intRaw(int(o.Elapsed/time.Millisecond)))
 	}
