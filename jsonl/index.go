@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	json "github.com/goccy/go-json"
 	"io"
 	"strconv"
 	"sync"
@@ -201,7 +200,7 @@ func (ix *Index) noteHeader(f *lineFacts) {
 		ix.Version = v
 	}
 	var h Header
-	if json.Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
+	if Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
 		ix.Header = h
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -129,4 +130,25 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatalf("%v (run the test with -update to produce it from pi-ref)", err)
 	}
 	return b
+}
+
+// TestDeepNestingInfo: a deep value before the fields that info and tree
+// read (a message's timestamp, an entry's timestamp) hides none of them:
+// info and tree equal pi-ref's.
+func TestDeepNestingInfo(t *testing.T) {
+	path := deepSession(t, 100_000)
+	deep := strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000)
+	line := `{"type":"message","id":"c0ffee03","parentId":"c0ffee02","message":{"details":` + deep +
+		`,"role":"user","content":"deep first","timestamp":1767225999000},"timestamp":"2026-12-01T00:07:30.000Z"}` + "\n"
+	if err := os.WriteFile(path, append(readFile(t, path), line...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got, want piInfoFields
+	json.Unmarshal(testref.Golden(t, golden("nesting-info.info.json"), "info", path), &want)
+	json.Unmarshal(pitoolOut(t, "info", "--json", path), &got)
+	if got != want {
+		t.Errorf("info\n got %+v\nwant %+v", got, want)
+	}
+	want2 := testref.Golden(t, golden("nesting-info.tree.json"), "tree", path)
+	testref.AssertJSONEqual(t, "tree", pitoolOut(t, "tree", "--json", path), want2)
 }
