@@ -45,3 +45,16 @@ func TestUnmarshalShallow(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionCheckDeep: a header nested deeper than encoding/json reads is
+// still a header, as Pi reads it, and deep non-objects are named as before.
+func TestSessionCheckDeep(t *testing.T) {
+	deep := strings.Repeat("[", 20_000) + strings.Repeat("]", 20_000)
+	header := `{"type":"session","version":3,"id":"s","x":` + deep + `,"timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}` + "\n"
+	if reason := judgeSession([]byte(header), true); reason != "" {
+		t.Errorf("a deep header: %s", reason)
+	}
+	if reason := judgeSession([]byte(deep+"\n"), true); !strings.Contains(reason, "is a JSON array") {
+		t.Errorf("a deep array: %s", reason)
+	}
+}
