@@ -65,8 +65,8 @@ func withDetails(t *testing.T, line, details string) string {
 
 // TestDeepNesting: a valid line nested up to a million deep is read as Pi
 // reads it. pitool context equals pi-ref context byte for byte (both deep
-// values kept, no message lost), validate finds nothing, and repair leaves the
-// file as it is. The goldens are pi-ref's output, gzipped: Node's default
+// values kept, no message lost), and tokens equal pi-ref's; validate finds
+// nothing, and repair leaves the file as it is. The goldens are pi-ref's output, gzipped: Node's default
 // stack lets JSON.stringify print about 4,400 levels, so they are made with a
 // larger one:
 //
@@ -79,6 +79,8 @@ func TestDeepNesting(t *testing.T) {
 			if got := pitoolOut(t, "context", path); !bytes.Equal(got, want) {
 				t.Errorf("context (%d bytes, sha256 %x) differs from pi-ref's (%d bytes, sha256 %x)", len(got), sha256.Sum256(got), len(want), sha256.Sum256(want))
 			}
+			tokens := testref.Golden(t, golden(fmt.Sprintf("nesting-%d.tokens.json", depth)), "tokens", path)
+			testref.AssertJSONEqual(t, "tokens", pitoolOut(t, "tokens", path), tokens)
 			if out := string(pitoolOut(t, "validate", path)); !strings.Contains(out, "1 clean, 0 with findings") {
 				t.Errorf("validate: %s", out)
 			}
