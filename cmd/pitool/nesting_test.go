@@ -20,7 +20,7 @@ import (
 // deepDepths are the nesting depths a session's line is tested at: over
 // repair's old limit (4,096), the index's (10,000), and up to what V8's
 // JSON.parse reads in Pi.
-var deepDepths = []int{5_000, 10_001, 100_000}
+var deepDepths = []int{5_000, 10_001, 100_000, 1_000_000}
 
 // deepSession writes v3/linear.jsonl with two lines nested depth deep, and
 // returns its path: a tool result whose details (which Pi keeps in context)
@@ -68,7 +68,7 @@ func withDetails(t *testing.T, line, details string) string {
 // values kept, no message lost), and tokens equal pi-ref's; validate finds
 // nothing, and repair leaves the file as it is. The goldens are pi-ref's output, gzipped: Node's default
 // stack lets JSON.stringify print about 4,400 levels, so they are made with a
-// larger one:
+// larger one (the million-deep one takes pi-ref about half an hour):
 //
 //	PI_REF=$PWD/scripts/pi-ref-bigstack go test ./cmd/pitool -run TestDeepNesting -update
 func TestDeepNesting(t *testing.T) {
