@@ -6,14 +6,13 @@ import (
 	"regexp"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 )
 
 // messageOf decodes the message of a message entry.
 func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
 	var m jsonl.Message
-	if err := json.Unmarshal(e.Obj.Get("message"), &m); err != nil {
+	if err := jsonl.Unmarshal(e.Obj.Get("message"), &m); err != nil {
 		return m, &jsonl.PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("message: %w", err)}
 	}
 	return m, nil

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -103,7 +102,7 @@ func contentOf(raw jsonl.RawMessage) (string, []jsonl.Block) {
 		return s, nil
 	}
 	var blocks []jsonl.Block
-	if json.Unmarshal(raw, &blocks) != nil {
+	if jsonl.Unmarshal(raw, &blocks) != nil {
 		return "", nil
 	}
 	var texts []string

@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	json "github.com/goccy/go-json"
 	"io"
 	"strconv"
 	"sync"
@@ -199,7 +198,7 @@ func (ix *Index) noteHeader(f *lineFacts) {
 		ix.Version = v
 	}
 	var h Header
-	if json.Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
+	if Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
 		ix.Header = h
 	}
 }

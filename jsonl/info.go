@@ -99,7 +99,7 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 		return err
 	}
 	var s infoSkim
-	json.Unmarshal(raw, &s) // validated by the index pass; mismatched types leave fields empty
+	Unmarshal(raw, &s) // validated by the index pass; mismatched types leave fields empty
 	switch t {
 	case TypeSessionInfo:
 		a.name = ""

@@ -178,7 +178,7 @@ func classifyLine(line []byte, cut bool) (lineKind, string) {
 		return kindNULs, ""
 	case binaryAt(line) >= 0:
 		return kindBinary, ""
-	case !cut && !json.Valid(trimmed):
+	case !cut && !validJSON(trimmed):
 		return kindOther, "is not JSON"
 	case trimmed[0] == '[':
 		return kindOther, "is a JSON array, not an object"
@@ -186,6 +186,13 @@ func classifyLine(line []byte, cut bool) (lineKind, string) {
 		return kindOther, "is not a JSON object"
 	}
 	return classifyObject(topFields(trimmed))
+}
+
+// validJSON reports whether b is one JSON value as JSON.parse reads it, of
+// any depth: the skimmer's rule, applied to b as the value of a member.
+func validJSON(b []byte) bool {
+	wrapped := append(append([]byte(`{"v":`), b...), '}')
+	return new(lineSkimmer).skim(wrapped, &skim{})
 }
 
 // binaryAt returns the index of the first byte of b that text never holds

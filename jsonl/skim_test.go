@@ -54,15 +54,26 @@ func FuzzSkimMatchesValid(f *testing.F) {
 	})
 }
 
-// TestSkimNestingLimit: the skimmer's depth limit is encoding/json's, for
-// objects and arrays, at the message level too.
-func TestSkimNestingLimit(t *testing.T) {
-	for _, depth := range []int{9997, 9998, 9999, 10000} {
-		for _, wrap := range []struct{ open, close string }{{"[", "]"}, {`{"k":`, "}"}} {
-			inner := strings.Repeat(wrap.open, depth) + strings.Repeat(wrap.close, depth)
+// TestSkimNoNestingLimit: the skimmer reads what JSON.parse reads, which
+// has no depth limit: valid lines nested up to a million deep are entries,
+// in the line and in its message, and a deep line broken at its deepest
+// point or its end is not.
+func TestSkimNoNestingLimit(t *testing.T) {
+	for _, depth := range []int{4096, 4097, 10000, 10001, 100_000, 1_000_000} {
+		for _, wrap := range []struct{ open, close, wrong string }{{"[", "]", "}"}, {`{"k":`, "}", "]"}} {
+			inner := strings.Repeat(wrap.open, depth) + "0" + strings.Repeat(wrap.close, depth)
 			for _, line := range []string{`{"a":` + inner + `}`, `{"message":{"content":` + inner + `}}`} {
-				if got, want := new(lineSkimmer).skim([]byte(line), &skim{}), isObjectJSON([]byte(line)); got != want {
-					t.Errorf("depth %d of %q in %.20s…: skim = %v, encoding/json says %v", depth, wrap.open, line, got, want)
+				if !new(lineSkimmer).skim([]byte(line), &skim{}) {
+					t.Errorf("depth %d of %q in %.20s…: skim rejected a valid line", depth, wrap.open, line)
+				}
+				for _, bad := range []string{
+					line[:len(line)-2] + "}",                                 // one closer short
+					strings.Replace(line, "0", "0,", 1),                      // a trailing comma at the bottom
+					strings.Replace(line, "0"+wrap.close, "0"+wrap.wrong, 1), // the wrong closer
+				} {
+					if new(lineSkimmer).skim([]byte(bad), &skim{}) {
+						t.Errorf("depth %d of %q: skim accepted the broken line …%.30s", depth, wrap.open, bad[len(bad)-30:])
+					}
 				}
 			}
 		}

@@ -2,8 +2,6 @@ package jsonl
 
 import (
 	"sort"
-
-	json "github.com/goccy/go-json"
 )
 
 // TreeRow is one entry of the session tree in depth-first order, as Pi's
@@ -77,7 +75,7 @@ func (ix *Index) timestampMillis(i int) (float64, error) {
 	var ts struct {
 		Timestamp string `json:"timestamp"`
 	}
-	json.Unmarshal(raw, &ts) // the line was validated by the index pass
+	Unmarshal(raw, &ts) // the line was validated by the index pass
 	t, ok := ParseTimestamp(ts.Timestamp)
 	if !ok {
 		return 0, nil

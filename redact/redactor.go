@@ -106,7 +106,7 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
 	w := &sc.walker
-	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], keys: w.keys[:0], hits: w.hits[:0], edits: w.edits[:0]}
+	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], keys: w.keys[:0], levels: w.levels[:0], objects: w.objects[:0], renames: w.renames[:0], hits: w.hits[:0], edits: w.edits[:0]}
 	end, werr := w.value(0, false)
 	if werr == nil && skipSpace(line, end) != len(line) {
 		werr = w.syntaxError(end)

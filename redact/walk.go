@@ -43,12 +43,11 @@ type edit struct {
 }
 
 // seg is one step of a JSON path: an object key (raw bytes a:b of the line,
-// or repl when the key held a secret) or an array index.
+// b > 0, or renames[renamed-1] when the key held a secret) or an array
+// index. It is 16 bytes, as a line nested a million deep has a million.
 type seg struct {
-	a, b, idx int
-	key       bool
-	renamed   bool
-	repl      string
+	a, b, idx int32 // a line is at most jsonl.MaxLineBytes
+	renamed   int32 // 0: the key is as written
 }
 
 // memberKey is one key of an object being walked: its raw bytes a:b and,
@@ -71,6 +70,9 @@ type walker struct {
 	muted     int // >0 while walking a value that must not change
 	path      []seg
 	keys      []memberKey // keys of the objects being walked, outermost first
+	levels    []level     // the arrays and objects being walked, outermost first
+	renames   []string    // the new text of keys that held secrets
+	objects   []object    // the state of the objects among them
 	hits      []hit
 	edits     []edit
 	findings  []Finding
@@ -79,27 +81,6 @@ type walker struct {
 
 func (w *walker) syntaxError(pos int) error {
 	return fmt.Errorf("byte %d: %w", pos+1, errSyntax)
-}
-
-// value walks the value at pos and returns the position after it.
-func (w *walker) value(pos int, free bool) (int, error) {
-	pos = skipSpace(w.line, pos)
-	if pos >= len(w.line) {
-		return pos, w.syntaxError(pos)
-	}
-	switch w.line[pos] {
-	case '{':
-		return w.object(pos, free)
-	case '[':
-		return w.array(pos, free)
-	case '"':
-		end, err := w.stringEnd(pos)
-		if err == nil {
-			w.visitString(pos, end, false)
-		}
-		return end, err
-	}
-	return w.scalar(pos)
 }
 
 func (w *walker) scalar(pos int) (int, error) {
@@ -115,29 +96,6 @@ func (w *walker) scalar(pos int) (int, error) {
 
 func endsScalar(c byte) bool {
 	return c == ',' || c == ']' || c == '}' || isSpace(c)
-}
-
-func (w *walker) array(pos int, free bool) (int, error) {
-	pos = skipSpace(w.line, pos+1)
-	if pos < len(w.line) && w.line[pos] == ']' {
-		return pos + 1, nil
-	}
-	for i := 0; ; i++ {
-		w.path = append(w.path, seg{idx: i})
-		end, err := w.value(pos, free)
-		w.path = w.path[:len(w.path)-1]
-		if err != nil {
-			return end, err
-		}
-		pos = skipSpace(w.line, end)
-		if pos >= len(w.line) || (w.line[pos] != ',' && w.line[pos] != ']') {
-			return pos, w.syntaxError(pos)
-		}
-		if w.line[pos] == ']' {
-			return pos + 1, nil
-		}
-		pos++
-	}
 }
 
 // stringEnd returns the position after the string literal starting at pos.
@@ -194,8 +152,8 @@ func (w *walker) visitString(a, b int, key bool) (string, bool) {
 	})
 	w.edits = append(w.edits, edit{a, b, jsonl.AppendString(nil, out)})
 	if key {
-		last := &w.path[len(w.path)-1]
-		last.renamed, last.repl = true, out
+		w.renames = append(w.renames, out)
+		w.path[len(w.path)-1].renamed = int32(len(w.renames))
 	}
 	for _, h := range w.hits {
 		w.finding(h.rule, h.secret, h.placeholder)
@@ -217,13 +175,13 @@ func (w *walker) jsonPath(secret, placeholder string) string {
 	var sb strings.Builder
 	sb.WriteString("$")
 	for _, s := range w.path {
-		if !s.key {
-			sb.WriteString("[" + strconv.Itoa(s.idx) + "]")
+		if s.b == 0 {
+			sb.WriteString("[" + strconv.Itoa(int(s.idx)) + "]")
 			continue
 		}
-		k := s.repl
-		if !s.renamed {
-			k = decodeString(w.line[s.a+1 : s.b-1])
+		k := decodeString(w.line[s.a+1 : s.b-1])
+		if s.renamed > 0 {
+			k = w.renames[s.renamed-1]
 		}
 		if secret != "" {
 			k = strings.ReplaceAll(k, secret, placeholder)

@@ -8,10 +8,6 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// maxDepth bounds JSON nesting, so a line of ten million '[' is a finding and
-// not a stack overflow.
-const maxDepth = 4096
-
 // span is a value's byte range in a line; end == 0 means absent.
 type span struct{ start, end int32 }
 
@@ -63,19 +59,22 @@ type callSpan struct{ id, name span }
 
 // parser is a strict JSON validator (the grammar JSON.parse accepts) that
 // records the spans of the fields validate needs while it walks, in one pass.
+// Like JSON.parse it has no nesting limit: it recurses only through the few
+// levels whose fields it records (entry, message, content, block), and
+// checks every value below them with an explicit stack.
 type parser struct {
-	b     []byte
-	top   fields
-	msg   fields
-	calls []callSpan
-	errAt int  // where the first syntax error is
-	eof   bool // the error is that the input ended early
-	depth int
-	utf8  bool // a string holds invalid UTF-8
+	b       []byte
+	top     fields
+	msg     fields
+	calls   []callSpan
+	errAt   int    // where the first syntax error is
+	eof     bool   // the error is that the input ended early
+	utf8    bool   // a string holds invalid UTF-8
+	closers []byte // nested's stack, kept for the next line
 }
 
 func (p *parser) reset(b []byte) {
-	p.b, p.top, p.msg, p.calls, p.errAt, p.eof, p.depth, p.utf8 = b, fields{}, fields{}, p.calls[:0], -1, false, 0, false
+	p.b, p.top, p.msg, p.calls, p.errAt, p.eof, p.utf8 = b, fields{}, fields{}, p.calls[:0], -1, false, false
 }
 
 // fail records a syntax error at i and returns -1.
@@ -90,12 +89,22 @@ func (p *parser) parseValue(i int, ctx pctx) int {
 		return p.fail(i)
 	}
 	switch c := p.b[i]; {
+	case (c == '{' || c == '[') && ctx == ctxNone:
+		return p.nested(i)
+	case c == '{':
+		return p.members(i, ctx)
+	case c == '[':
+		return p.elements(i, ctx)
+	}
+	return p.scalar(i)
+}
+
+// scalar checks the string, literal or number at b[i] and returns the index
+// after it, or -1.
+func (p *parser) scalar(i int) int {
+	switch c := p.b[i]; {
 	case c == '"':
 		return p.str(i)
-	case c == '{':
-		return p.object(i, ctx)
-	case c == '[':
-		return p.array(i, ctx)
 	case c == 't':
 		return p.literal(i, "true")
 	case c == 'f':
@@ -108,23 +117,76 @@ func (p *parser) parseValue(i int, ctx pctx) int {
 	return p.fail(i)
 }
 
-func (p *parser) enter(i int) bool {
-	p.depth++
-	if p.depth > maxDepth {
-		p.fail(i)
-		p.eof = false
-		return false
+// nested checks the array or object at b[i], whose fields nobody records,
+// and returns the index after it, or -1. It tracks the open containers on a
+// stack of their closing bytes, not by recursion, so that a line nested a
+// million deep costs a megabyte and not a stack overflow. It fails at the
+// same bytes as members and elements.
+func (p *parser) nested(i int) int {
+	b, closers := p.b, p.closers[:0]
+	for {
+		if i >= len(b) {
+			return p.fail(i)
+		}
+		if c := b[i]; c == '{' || c == '[' {
+			if i = ws(b, i+1); i >= len(b) || b[i] != c+2 { // '}' and ']'
+				if closers = append(closers, c+2); c == '{' {
+					i = p.key(i)
+				}
+				if i < 0 {
+					return -1
+				}
+				continue
+			}
+			i++
+		} else if i = p.scalar(i); i < 0 {
+			return -1
+		}
+		if i, closers = p.close(i, closers); i < 0 || len(closers) == 0 {
+			p.closers = closers[:0]
+			return i
+		}
 	}
-	return true
 }
 
-func (p *parser) object(i int, ctx pctx) int {
-	if !p.enter(i) {
+// close follows the value that ended at i: it pops the containers that end
+// there, and steps over the comma (and key) before the next value of the
+// innermost one still open. It returns where that value starts, or -1.
+func (p *parser) close(i int, closers []byte) (int, []byte) {
+	b := p.b
+	for i >= 0 && len(closers) > 0 {
+		if i = ws(b, i); i >= len(b) {
+			return p.fail(i), closers
+		}
+		closer := closers[len(closers)-1]
+		switch b[i] {
+		case closer:
+			i, closers = i+1, closers[:len(closers)-1]
+			continue
+		case ',':
+			if i = ws(b, i+1); closer == '}' {
+				i = p.key(i)
+			}
+			return i, closers
+		}
+		return p.fail(i), closers
+	}
+	return i, closers
+}
+
+// key checks an object key at b[i] and its colon, and returns where the
+// value starts, or -1.
+func (p *parser) key(i int) int {
+	if i >= len(p.b) || p.b[i] != '"' {
+		return p.fail(i)
+	}
+	if i = p.str(i); i < 0 {
 		return -1
 	}
-	end := p.members(i, ctx)
-	p.depth--
-	return end
+	if i = ws(p.b, i); i >= len(p.b) || p.b[i] != ':' {
+		return p.fail(i)
+	}
+	return ws(p.b, i+1)
 }
 
 // members parses an object's members after its '{' at b[i].
@@ -295,15 +357,6 @@ func (p *parser) record(ctx pctx, blk *fields, f field, start, end int) {
 // a tool call's.
 func (p *parser) isToolCall(s span) bool {
 	return s.ok() && jsonl.BlockType(p.b[s.start:s.end]) == jsonl.BlockToolCall
-}
-
-func (p *parser) array(i int, ctx pctx) int {
-	if !p.enter(i) {
-		return -1
-	}
-	end := p.elements(i, ctx)
-	p.depth--
-	return end
 }
 
 // elements parses an array's elements after its '[' at b[i].
