@@ -126,17 +126,10 @@ func readRange(args jsonl.Object) string {
 
 // jsonNumber reads a whole number (or a numeric string), -1 when absent.
 func jsonNumber(raw jsonl.RawMessage) int {
-	var n json.Number
-	if s, ok := jsonl.DecodeString(raw); ok {
-		n = json.Number(strings.TrimSpace(s))
-	} else if raw != nil && json.Unmarshal(raw, &n) != nil {
-		return -1
+	if n, ok := jsonl.WholeNumber(raw); ok {
+		return int(n)
 	}
-	i, err := n.Int64()
-	if err != nil {
-		return -1
-	}
-	return int(i)
+	return -1
 }
 
 func grepDetail(args jsonl.Object) string {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -271,6 +273,18 @@ func hasEscapeOrInvalid(b []byte) bool {
 		}
 	}
 	return !ascii && !utf8.Valid(b)
+}
+
+// WholeNumber reads a whole number written as a JSON number or as a string
+// holding one (Pi's tool arguments come both ways); ok is false for anything
+// else, an absent value included.
+func WholeNumber(raw RawMessage) (n int64, ok bool) {
+	s, isString := DecodeString(raw)
+	if !isString {
+		s = string(raw)
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	return n, err == nil
 }
 
 // IsNull reports whether raw is absent or JSON null.
