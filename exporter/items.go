@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -365,7 +364,7 @@ func (t *Transcript) summary(it *Item, e *jsonl.Entry) {
 }
 func stringList(raw jsonl.RawMessage) []string {
 	var out []string
-	if raw != nil && json.Unmarshal(raw, &out) != nil {
+	if raw != nil && jsonl.Unmarshal(raw, &out) != nil {
 		return nil
 	}
 	return out
@@ -404,7 +403,7 @@ func settingText(e *jsonl.Entry) string {
 
 func usageText(o jsonl.Object) string {
 	var u jsonl.Usage
-	_ = json.Unmarshal(o.Get("usage"), &u)
+	_ = jsonl.Unmarshal(o.Get("usage"), &u)
 	s := "Usage (" + o.String("kind") + "): " + o.String("provider") + "/" + o.String("model") +
 		" ↑" + formatTokens(u.Input) + " ↓" + formatTokens(u.Output)
 	if u.Cost != nil {

@@ -2,7 +2,6 @@ package exporter
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -270,7 +269,7 @@ func (t *Transcript) id(i int) string {
 		return "[REDACTED]"
 	}
 	var out string
-	if json.Unmarshal(line, &out) != nil {
+	if jsonl.Unmarshal(line, &out) != nil {
 		return "[REDACTED]"
 	}
 	return out
