@@ -203,6 +203,7 @@ func (p *skimmer) field(s *skim, m *msgSkim, key []byte, start int) int {
 		}
 	case s != nil && b[start] == '{' && string(key) == `"message"`:
 		p.i = start
+		s.Msg = msgSkim{} // a repeated "message": JSON.parse keeps only the last
 		if p.object(nil, &s.Msg) {
 			end = p.i
 		}
@@ -249,6 +250,9 @@ func (s *skim) keep(key, raw []byte) bool {
 		s.Version = raw
 	case `"message"`:
 		s.Message = raw
+		if raw[0] != '{' {
+			s.Msg = msgSkim{} // a later "message" that is not an object has no role
+		}
 	default:
 		return false
 	}
