@@ -97,23 +97,3 @@ func checkSkimValue(t *testing.T, path string, b []byte, key string, got, want [
 	}
 }
 
-// topKeyCount counts how many times the object b (valid JSON) writes key at
-// its top level.
-func topKeyCount(b []byte, key string) int {
-	dec := stdjson.NewDecoder(bytes.NewReader(b))
-	n := 0
-	if _, err := dec.Token(); err != nil {
-		return 0
-	}
-	for dec.More() {
-		k, err := dec.Token()
-		var v stdjson.RawMessage
-		if err != nil || dec.Decode(&v) != nil {
-			return n
-		}
-		if k == key {
-			n++
-		}
-	}
-	return n
-}

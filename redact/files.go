@@ -3,14 +3,11 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -23,76 +20,32 @@ const sniffLimit = 64 << 10
 // regular file (or link to one) that may hold session lines is:
 //   - any file whose name contains ".jsonl" or ".quarantine": sessions,
 //     their .gz and .zst, backups (FILE.bak, FILE.bak.N), quarantines and
-//     temporary files left by a crash (.FILE.tmp-N);
+//     temporary files left by a crash (.FILE.pitool-tmp-N);
 //   - any other file whose first line, decompressed, is a JSON object with
 //     a "type" member, as every session line is (a renamed session).
 //
-// Folders are searched recursively and sorted, following links to folders
-// (each real folder once); devices and FIFOs are never opened.
+// Folders are searched as every folder command searches them
+// (sessionfiles.ExpandMatching: links followed, each real folder once);
+// devices, FIFOs and dangling links are left out, never opened.
 func CheckFiles(paths []string) ([]string, error) {
+	files, err := sessionfiles.ExpandMatching(paths, sessionfiles.Match{Name: holdsSessionName, Sniff: startsWithSessionLine})
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	for _, p := range paths {
-		info, err := os.Stat(p)
-		if p == jsonl.StdinName || err == nil && !info.IsDir() {
-			out = append(out, p)
+	for _, f := range files {
+		if f.Special != "" || !f.Named && !exists(f.Path) {
 			continue
 		}
-		if err != nil {
-			return nil, err
-		}
-		found, err := checkWalk(p, map[string]bool{})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(found)
-		out = append(out, found...)
+		out = append(out, f.Path)
 	}
 	return out, nil
 }
 
-// checkWalk lists the files under root that may hold session lines; seen
-// holds the real folders already walked.
-func checkWalk(root string, seen map[string]bool) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(root+string(filepath.Separator), func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("walk %s: %w", root, err)
-		}
-		switch {
-		case d.IsDir():
-			real, err := filepath.EvalSymlinks(path)
-			if err != nil || seen[real] {
-				return fs.SkipDir
-			}
-			seen[real] = true
-		case linksToDir(path, d):
-			sub, err := checkWalk(path, seen)
-			out = append(out, sub...)
-			return err
-		case isRegular(path, d) && (holdsSessionName(d.Name()) || startsWithSessionLine(path)):
-			out = append(out, path)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// linksToDir reports whether d is a link to a folder.
-func linksToDir(path string, d fs.DirEntry) bool {
-	if d.Type()&fs.ModeSymlink == 0 {
-		return false
-	}
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
-}
-
-// isRegular reports whether d is a regular file or a link to one.
-func isRegular(path string, d fs.DirEntry) bool {
-	if d.Type()&fs.ModeSymlink == 0 {
-		return d.Type().IsRegular()
-	}
-	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular()
+// exists reports whether path (a link followed) names a file.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // holdsSessionName reports whether a file name marks session lines for a

@@ -68,6 +68,21 @@ func specialKind(mode os.FileMode) string {
 // files are followed; a folder reached twice (a symlink loop, or two links to
 // one folder) is searched once, and a file reached twice is listed once.
 func Expand(paths []string) ([]File, error) {
+	return ExpandMatching(paths, Match{Name: IsSessionName})
+}
+
+// Match says which files a folder search lists. Name matches a file by its
+// name; Sniff, when set, also lists a regular file whose name does not match
+// but whose content does. Neither is asked to open anything but a regular
+// file, so a FIFO never blocks a search.
+type Match struct {
+	Name  func(name string) bool
+	Sniff func(path string) bool
+}
+
+// ExpandMatching is Expand listing the files m matches instead of session
+// files: the same symlink rules, loop guard and order.
+func ExpandMatching(paths []string, m Match) ([]File, error) {
 	var out []File
 	for _, p := range paths {
 		if p == "-" {
@@ -82,7 +97,7 @@ func Expand(paths []string) ([]File, error) {
 			out = append(out, File{Path: p, Named: true})
 			continue
 		}
-		found, err := walk(p)
+		found, err := walk(p, m)
 		if err != nil {
 			return nil, err
 		}
@@ -99,6 +114,7 @@ type walker struct {
 	dirs     map[fileKey]bool // folders searched already
 	files    map[fileKey]int  // index in out of each file listed
 	links    []link           // symlinks met, to follow after the direct tree
+	match    Match
 	out      []File
 }
 
@@ -109,12 +125,12 @@ type link struct {
 	depth int
 }
 
-func walk(root string) ([]File, error) {
+func walk(root string, m Match) ([]File, error) {
 	real, err := realPath(root)
 	if err != nil {
 		return nil, err
 	}
-	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}}
+	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m}
 	if err := w.dir(root, false, 0); err != nil {
 		return nil, err
 	}
@@ -165,9 +181,20 @@ func (w *walker) entry(path string, d os.DirEntry, outside bool, depth int) erro
 		w.links = append(w.links, link{path, d, depth})
 	case mode.IsDir():
 		return w.dir(path, outside, depth+1)
-	case mode.IsRegular() && IsSessionName(d.Name()):
+	default:
+		return w.leaf(path, d.Name(), mode, outside)
+	}
+	return nil
+}
+
+// leaf lists a file the search matches: a regular file by its name or, with
+// a Sniff, its content; anything else that carries a matching name as
+// Special, never opened.
+func (w *walker) leaf(path, name string, mode os.FileMode, outside bool) error {
+	switch {
+	case mode.IsRegular() && (w.match.Name(name) || w.match.Sniff != nil && w.match.Sniff(path)):
 		return w.file(path, outside)
-	case IsSessionName(d.Name()):
+	case !mode.IsRegular() && w.match.Name(name):
 		w.out = append(w.out, File{Path: path, Outside: outside, Special: specialKind(mode)})
 	}
 	return nil
@@ -183,21 +210,16 @@ func (w *walker) follow(l link) error {
 	if err != nil {
 		return err
 	}
-	switch mode := info.Mode().Type(); {
-	case mode.IsDir():
-		return w.dir(l.path, outside, l.depth+1)
-	case mode.IsRegular() && IsSessionName(l.d.Name()):
-		return w.file(l.path, outside)
-	case IsSessionName(l.d.Name()):
-		w.out = append(w.out, File{Path: l.path, Outside: outside, Special: specialKind(mode)})
+	if mode := info.Mode().Type(); !mode.IsDir() {
+		return w.leaf(l.path, l.d.Name(), mode, outside)
 	}
-	return nil
+	return w.dir(l.path, outside, l.depth+1)
 }
 
 // dangling lists a broken symlink that carries a session name, so that the
 // command reports it (no such file) rather than silently passing over it.
 func (w *walker) dangling(path string, d os.DirEntry) error {
-	if IsSessionName(d.Name()) {
+	if w.match.Name(d.Name()) {
 		w.out = append(w.out, File{Path: path})
 	}
 	return nil
