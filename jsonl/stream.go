@@ -6,7 +6,8 @@ type Selection struct {
 	Path     []int // root to leaf
 	Entries  []int // the selected entries, in context order
 	edits    map[string]RawMessage
-	firstOld int // entries[1:firstOld] lie before the compaction (system messages are skipped there)
+	editors  map[string]int // target id → the context_edit entry whose replacement applies
+	firstOld int            // entries[1:firstOld] lie before the compaction (system messages are skipped there)
 }
 
 // Select is SelectContextEntries on the index: it decodes only the latest
@@ -51,7 +52,7 @@ func (ix *Index) selectAfterCompaction(s *Selection) error {
 }
 
 func (ix *Index) collectEdits(s *Selection) error {
-	s.edits = map[string]RawMessage{}
+	s.edits, s.editors = map[string]RawMessage{}, map[string]int{}
 	for _, i := range s.Entries {
 		if ix.Type(i) != TypeContextEdit {
 			continue
@@ -61,6 +62,7 @@ func (ix *Index) collectEdits(s *Selection) error {
 			return err
 		}
 		s.edits[e.Ref()] = detach(e.Obj.Get("replacement"))
+		s.editors[e.Ref()] = i
 	}
 	return nil
 }
@@ -78,7 +80,7 @@ func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
 // as Pi writes it) is handed to raw as its exact bytes, without decoding.
 func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error, fn func(ProjectedEntry) error) error {
 	for k, i := range s.Entries {
-		if k > 0 && k < s.firstOld && ix.nodes[i].role == SystemRole {
+		if ix.skipsSystem(s, k, i) {
 			continue
 		}
 		if raw != nil && ix.passesThrough(s, i) {
@@ -100,6 +102,12 @@ func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error
 		}
 	}
 	return nil
+}
+
+// skipsSystem reports whether the k-th selected entry, i, is a system message
+// kept from before the compaction, which Pi leaves out of the context.
+func (ix *Index) skipsSystem(s *Selection, k, i int) bool {
+	return k > 0 && k < s.firstOld && ix.nodes[i].role == SystemRole
 }
 
 func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error) {
