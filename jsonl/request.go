@@ -164,9 +164,37 @@ func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.check(sel)
+}
+
+// CheckAfterCompaction is Check at a compaction with firstKeptEntryId
+// firstKept appended after leaf: the problems the request would have once it
+// is written. A problem the compaction causes has Cause CauseCompaction and
+// By.Entry None.
+func (c *RequestChecker) CheckAfterCompaction(leaf int, firstKept string) ([]RequestProblem, error) {
+	if leaf == None {
+		return nil, nil
+	}
+	sel, err := c.ix.selectCompacted(leaf, firstKept)
+	if err != nil {
+		return nil, err
+	}
+	return c.check(sel)
+}
+
+// summarySkeleton is a compaction's summary as the check sees it: a user
+// message (ConvertToLlm wraps the summary in user text).
+var summarySkeleton = ObjectOf("role", QuoteString(RoleUser))
+
+func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 	w := &requestWalk{called: map[string]*sentCall{}}
 	t := NewProviderTransform(ProviderModel{}, w.see)
 	for k, i := range sel.Entries {
+		w.cur = i
+		if i == None {
+			w.add(t, summarySkeleton)
+			continue
+		}
 		if c.ix.skipsSystem(sel, k, i) {
 			continue
 		}
@@ -174,7 +202,6 @@ func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
 		if err != nil {
 			return nil, err
 		}
-		w.cur = i
 		for _, m := range msgs {
 			w.add(t, m)
 		}

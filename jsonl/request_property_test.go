@@ -208,3 +208,50 @@ func problemCalls(problems []jsonl.RequestProblem) []string {
 	}
 	return out
 }
+
+// TestCheckAfterCompactionProperty checks the forecast against the fact: for
+// random firstKeptEntryIds on broken generated sessions, the problems
+// CheckAfterCompaction predicts are those Check finds once a compaction with
+// that firstKeptEntryId is appended (the compaction named as the cause).
+func TestCheckAfterCompactionProperty(t *testing.T) {
+	for seed := range uint64(requestPropertySeeds / 3) {
+		session := brokenSession(t, seed)
+		ix := indexBytes(t, session)
+		path, err := ix.Path(ix.ActiveLeaf())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := jsonl.NewRequestChecker(ix)
+		rng := rand.New(rand.NewPCG(seed, 13))
+		for range 5 {
+			firstKept := ix.ID(path[rng.IntN(len(path))])
+			predicted, err := c.CheckAfterCompaction(ix.ActiveLeaf(), firstKept)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line := appendOrdered(nil, []any{"type", "compaction", "id", "cmp00000", "parentId", ix.ID(ix.ActiveLeaf()),
+				"timestamp", "2026-06-01T00:00:00.000Z", "summary", "s", "firstKeptEntryId", firstKept, "tokensBefore", 1})
+			cx := indexBytes(t, append(append(slices.Clone(session), line...), '\n'))
+			actual, err := cx.CheckRequest(cx.ActiveLeaf())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := describeProblems(predicted, ""), describeProblems(actual, "cmp00000"); !slices.Equal(got, want) {
+				t.Fatalf("seed %d, firstKept %s: predicted %v, found %v", seed, firstKept, got, want)
+			}
+		}
+	}
+}
+
+// describeProblems lists problems as text, an entry named compaction (the
+// one appended) read as the compaction not yet written.
+func describeProblems(problems []jsonl.RequestProblem, compaction string) []string {
+	var out []string
+	for _, p := range problems {
+		if p.By.ID == compaction {
+			p.By = jsonl.EntryRef{Entry: jsonl.None}
+		}
+		out = append(out, p.String())
+	}
+	return out
+}

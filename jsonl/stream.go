@@ -38,23 +38,40 @@ func (ix *Index) selectAfterCompaction(s *Selection) error {
 	if err != nil {
 		return err
 	}
-	firstKept := comp.Ref()
-	s.Entries = []int{s.Path[c]}
-	for k, i := range s.Path[:c] {
-		if ix.ID(i) == firstKept {
-			s.Entries = append(s.Entries, s.Path[k:c]...)
-			break
-		}
-	}
+	s.Entries = append([]int{s.Path[c]}, ix.keptFrom(s.Path[:c], comp.Ref())...)
 	s.firstOld = len(s.Entries)
 	s.Entries = append(s.Entries, s.Path[c+1:]...)
 	return nil
 }
 
+// keptFrom is the part of before that a compaction with firstKeptEntryId
+// firstKept keeps: from that entry on, nothing when before does not hold it.
+func (ix *Index) keptFrom(before []int, firstKept string) []int {
+	for k, i := range before {
+		if ix.ID(i) == firstKept {
+			return before[k:]
+		}
+	}
+	return nil
+}
+
+// selectCompacted is the selection at a compaction with firstKeptEntryId
+// firstKept that is not written yet, appended after leaf: Entries[0] is None
+// in place of the compaction.
+func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error) {
+	path, err := ix.Path(leaf)
+	if err != nil {
+		return nil, err
+	}
+	s := &Selection{Path: path, Entries: append([]int{None}, ix.keptFrom(path, firstKept)...)}
+	s.firstOld = len(s.Entries)
+	return s, ix.collectEdits(s)
+}
+
 func (ix *Index) collectEdits(s *Selection) error {
 	s.edits, s.editors = map[string]RawMessage{}, map[string]int{}
 	for _, i := range s.Entries {
-		if ix.Type(i) != TypeContextEdit {
+		if i == None || ix.Type(i) != TypeContextEdit {
 			continue
 		}
 		e, err := ix.Decode(i)
