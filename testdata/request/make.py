@@ -89,3 +89,15 @@ s.result("r0000002","toolu_read_02","read","package main")
 s.call("a0000003","toolu_read_02","read",dict(path="main.go"))
 s.asst("a0000004",[dict(type="text",text="Done.")])
 s.write("result-before-call.jsonl")
+# (i) an excluded bashExecution between a call and its result: valid, but Pi's
+# cut point rule takes the bashExecution as a cut, which keeps the result and
+# summarises its call
+s=S("11111111-0000-7000-8000-000000000011")
+s.user("u0000001","Read main.go.")
+s.call("a0000002","toolu_read_02","read",dict(path="main.go"))
+s.add("b0000003","message",message=dict(role="bashExecution",command="cat big.log",output="log line\n"*600,exitCode=0,cancelled=False,truncated=False,excludeFromContext=True))
+s.result("r0000004","toolu_read_02","read","package main")
+s.asst("a0000005",[dict(type="text",text="main.go is tiny.")])
+s.user("u0000006","Thanks.")
+s.asst("a0000007",[dict(type="text",text="You are welcome.")])
+s.write("excluded-bash-before-result.jsonl")
