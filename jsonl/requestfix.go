@@ -20,7 +20,8 @@ import (
 // kept: it is the one the agent loop recorded right after the call and the
 // one the following turns were written against, and a provider takes only
 // one. problems must be Check's answer at leaf. Pi only accepts edits on its
-// active branch, so leaf should be the active leaf.
+// active branch, so leaf should be the active leaf; and the ids are those of
+// the file as read, so the file must be v3 (repair migrates older ones first).
 func (ix *Index) RequestFix(problems []RequestProblem, leaf int, now time.Time, random io.Reader) []Object {
 	made := map[string]bool{}
 	taken := func(id string) bool { _, ok := ix.Lookup(id); return ok || made[id] }
