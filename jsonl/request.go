@@ -16,13 +16,19 @@ import "fmt"
 //     openai-responses-shared.js convertResponsesMessages as a
 //     function_call_output with its call_id, which OpenAI refuses without the
 //     matching function_call: "400 No tool call found for function call output"
-//     (Pi issues #1764, #4189, #4570, #6832). Hence CallAbsent, CallAfterResult
-//     and CallInEarlierTurn.
+//     (Pi issues #1764, #4189, #4570, #6832). google-shared.js convertMessages
+//     merges the results into the user turn after the model's functionCall
+//     turn, which Gemini wants "immediately after a function call turn";
+//     bedrock-converse-stream.js convertMessages, like Anthropic, sends each
+//     run of results as toolResult blocks of the next user message. Hence
+//     CallAbsent, CallAfterResult and CallInEarlierTurn.
 //   - A tool call gets one result. The converters above copy every result, so
 //     a second result for one call reaches the provider as a second
-//     tool_result (Anthropic) or function_call_output (OpenAI) for one id,
-//     which both APIs refuse: each tool_use / function_call takes exactly one.
-//     Hence AnsweredTwice.
+//     tool_result (Anthropic, Bedrock), function_call_output (OpenAI) or
+//     functionResponse part (Gemini, which wants as many response parts as
+//     call parts) for one id: each call takes exactly one. Hence
+//     AnsweredTwice. (The providers' error texts quoted here are their
+//     documented 400s, not measured against the live APIs.)
 //   - Not problems, because Pi mends them itself (transform-messages.js
 //     transformMessages): a call left without a result before the next
 //     assistant or user message gets a synthetic "No result provided" result,
