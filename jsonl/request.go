@@ -1,6 +1,10 @@
 package jsonl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
 
 // The request check: the provider view at a leaf (what Pi sends, see
 // WriteView) walked for the tool exchanges a provider refuses. The rules, and
@@ -173,6 +177,41 @@ func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
 	return c.check(sel)
 }
 
+// LeafRequest is the request check at one leaf.
+type LeafRequest struct {
+	Leaf     int
+	Active   bool // the leaf Pi resumes at; Pi sends another leaf's request only if the user goes back there
+	Problems []RequestProblem
+}
+
+// CheckEveryLeaf checks the request at the active leaf and at every other
+// leaf (Index.Leaves), in that order, and returns those with problems. A
+// problem on the path shared by several leaves is reported at each. Leaves
+// whose path loops are passed over: the loop is the tree's problem, and Pi
+// builds no request there.
+func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
+	if c.ix.Len() == 0 {
+		return nil, nil
+	}
+	active := c.ix.ActiveLeaf()
+	leaves := append([]int{active}, slices.DeleteFunc(c.ix.Leaves(), func(i int) bool { return i == active })...)
+	var out []LeafRequest
+	for _, leaf := range leaves {
+		problems, err := c.Check(leaf)
+		var cycle *CycleError
+		if errors.As(err, &cycle) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			out = append(out, LeafRequest{Leaf: leaf, Active: leaf == active, Problems: problems})
+		}
+	}
+	return out, nil
+}
+
 // CheckAfterCompaction is Check at a compaction with firstKeptEntryId
 // firstKept appended after leaf: the problems the request would have once it
 // is written. A problem the compaction causes has Cause CauseCompaction and
@@ -192,6 +231,8 @@ func (c *RequestChecker) CheckAfterCompaction(leaf int, firstKept string) ([]Req
 // message (ConvertToLlm wraps the summary in user text).
 var summarySkeleton = ObjectOf("role", QuoteString(RoleUser))
 
+// check replays the request of a selection through the provider transform
+// and explains what the walk found.
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 	w := &requestWalk{called: map[string]*sentCall{}}
 	t := NewProviderTransform(ProviderModel{}, w.see)

@@ -285,3 +285,59 @@ func orphanCalls(problems []jsonl.RequestProblem) []string {
 	}
 	return out
 }
+
+// TestCheckEveryLeaf checks that every leaf is checked, the active one
+// first, and only leaves with problems are returned.
+func TestCheckEveryLeaf(t *testing.T) {
+	for _, tc := range []struct {
+		rel  string
+		want []string // leaf ids with problems, the active leaf first when it has any
+	}{
+		{"../request/off-active-branch.jsonl", []string{"u0000010"}},
+		{"../request/edit-dropped-call.jsonl", []string{"u0000010"}},
+		{"../request/valid.jsonl", nil},
+		{"v3/branched.jsonl", []string{"3c4c1ef3"}}, // see TestCheckRequestEveryLeafOfBranched
+	} {
+		ix := indexCorpus(t, tc.rel)
+		got, err := jsonl.NewRequestChecker(ix).CheckEveryLeaf()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, lr := range got {
+			ids = append(ids, ix.ID(lr.Leaf))
+			if lr.Active != (lr.Leaf == ix.ActiveLeaf()) {
+				t.Errorf("%s: leaf %s marked active %v", tc.rel, ix.ID(lr.Leaf), lr.Active)
+			}
+		}
+		if !slices.Equal(ids, tc.want) {
+			t.Errorf("%s: leaves with problems %v, want %v", tc.rel, ids, tc.want)
+		}
+	}
+}
+
+// TestCheckRequestEveryLeafOfBranched compares the check at every leaf of
+// the corpus's branched session (written by Pi's SessionManager) with what
+// pi-ref's provider view at that leaf refuses. One leaf the user left,
+// 3c4c1ef3, has an orphan: context edit 0b46378c dropped assistant a87b3921,
+// whose call result 2fc74443 still answers.
+func TestCheckRequestEveryLeafOfBranched(t *testing.T) {
+	rel := "v3/branched.jsonl"
+	ix := indexCorpus(t, rel)
+	c := jsonl.NewRequestChecker(ix)
+	for _, leaf := range ix.Leaves() {
+		id := ix.ID(leaf)
+		problems, err := c.Check(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := testref.Golden(t, goldenPath(rel, "leaf-"+id+".provider"), "provider", testref.Corpus(rel), "--leaf", id)
+		testref.AssertJSONEqual(t, "provider view at "+id, viewJSON(t, ix, leaf, jsonl.ViewProvider), view)
+		if got, want := problemCalls(problems), viewRefused(t, view); !slices.Equal(got, want) {
+			t.Errorf("leaf %s: the check reports %v, pi-ref's view refuses %v", id, problems, want)
+		}
+		if id == "3c4c1ef3" {
+			assertProblems(t, problems, []wantProblem{{jsonl.CallAbsent, "toolu_9153dda8b7ed766215f150480", "2fc74443", "a87b3921", jsonl.CauseEditDropped, "0b46378c"}})
+		}
+	}
+}
