@@ -17,9 +17,11 @@ import (
 // Dropping a result never removes a call, so no new problem appears; a call
 // left without its result gets Pi's synthetic "No result provided" result.
 // For a call answered twice the later results are dropped and the first is
-// kept: it is the one the agent loop recorded right after the call and the
-// one the following turns were written against, and a provider takes only
-// one. problems must be Check's answer at leaf. Pi only accepts edits on its
+// kept. A provider takes one result per call, and the first is the one Pi
+// shows: its TUI (interactive-mode.js renderSessionItems) puts each result
+// under its call's pending component and forgets the call after the first,
+// so later results never appear. It is also the one the agent loop recorded
+// right after the call. problems must be Check's answer at leaf. Pi only accepts edits on its
 // active branch, so leaf should be the active leaf; and the ids are those of
 // the file as read, so the file must be v3 (repair migrates older ones first).
 func (ix *Index) RequestFix(problems []RequestProblem, leaf int, now time.Time, random io.Reader) []Object {
