@@ -54,6 +54,7 @@ type Outcome struct {
 	TokensAfter  int // estimated context after the compaction
 	KeptEntries  int // entries the new context keeps after the summary
 	Prep         *Preparation
+	Request      *RequestVerdict // what the compaction does to Pi's next request; nil when there is none to write
 	EntryID      string
 	Elapsed      time.Duration // summarizer time
 	Err          error
@@ -65,6 +66,8 @@ type session struct {
 	stamp safefile.Stamp
 	ix    *jsonl.Index
 	comp  jsonl.Compression
+	src   *jsonl.Source // open until the decisions are made, closed before writing
+	leaf  int           // the entry compacted at, jsonl.None in an empty file
 	path  []PathEntry
 	proj  *jsonl.Projection
 }
@@ -88,6 +91,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	if err != nil {
 		return out.fail(err)
 	}
+	defer s.close()
 	out.TokensBefore = ProjectedTokens(s.proj, s.path)
 	window := opts.ContextWindow
 	if window <= 0 {
@@ -100,6 +104,16 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		return out.with(NotDue, fmt.Sprintf("%d tokens, compaction starts above %d", out.TokensBefore, window-opts.ReserveTokens))
 	case out.Prep == nil:
 		return out.with(Nothing, "nothing before the cut point to summarize")
+	}
+	v, err := CheckRequest(s.ix, s.leaf, out.Prep.FirstKeptEntryID)
+	s.close()
+	if err != nil {
+		return out.fail(err)
+	}
+	out.Request = &v
+	switch {
+	case v.Worse():
+		return out.with(Skipped, v.refusal(out.Prep.FirstKeptEntryID))
 	case opts.Plan:
 		return out.with(Planned, "")
 	}
@@ -133,22 +147,35 @@ func readSession(file, leafID string, stdin io.Reader) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
 	ix, err := jsonl.BuildIndex(src)
+	if err == nil && !ix.HasHeader {
+		err = fmt.Errorf("%s: no session header; Pi cannot open it (run pitool repair)", file)
+	}
 	if err != nil {
+		src.Close()
 		return nil, err
 	}
-	if !ix.HasHeader {
-		return nil, fmt.Errorf("%s: no session header; Pi cannot open it (run pitool repair)", file)
+	s := &session{stamp: stamp, ix: ix, comp: src.Compression, src: src}
+	if err := s.load(leafID); err != nil {
+		s.close()
+		return nil, err
 	}
-	s := &session{stamp: stamp, ix: ix, comp: src.Compression}
-	return s, s.load(leafID)
+	return s, nil
+}
+
+// close releases the file the index decodes entries from; the session's
+// entries cannot be decoded after it. It may be called more than once.
+func (s *session) close() {
+	if s.src != nil {
+		s.src.Close()
+		s.src = nil
+	}
 }
 
 // load selects and projects the context at the leaf with jsonl's streaming
 // pipeline, decoding only the selected entries.
 func (s *session) load(leafID string) error {
-	s.proj = &jsonl.Projection{}
+	s.proj, s.leaf = &jsonl.Projection{}, jsonl.None
 	if s.ix.Len() == 0 {
 		return nil
 	}
@@ -156,6 +183,7 @@ func (s *session) load(leafID string) error {
 	if err != nil {
 		return err
 	}
+	s.leaf = leaf
 	sel, err := s.ix.Select(leaf)
 	if err != nil {
 		return err

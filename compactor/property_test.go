@@ -71,6 +71,7 @@ func checkFile(t *testing.T, file string, keep int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.close()
 	p := PrepareProjection(s.proj, s.path, ProjectedTokens(s.proj, s.path), Settings{KeepRecentTokens: keep})
 	if p != nil {
 		checkCut(t, file, s.proj, p)
@@ -105,6 +106,7 @@ func FuzzPlan(f *testing.F) {
 		if err != nil {
 			t.Fatalf("planned a file that does not read: %v", err)
 		}
+		defer s.close()
 		checkCut(t, "fuzz", s.proj, out.Prep)
 		out.Prep.PlanFields()
 	})

@@ -1,7 +1,9 @@
 // Package jsonl owns Pi's session file format: opening plain, gzip and zstd files,
 // the line scanner, the offset index of the entry tree, path walks, decoding of
 // entries by offset, migration of old versions, context building and token
-// estimates, and a writer whose lines equal what Pi's JSON.stringify writes.
+// estimates, the check of the request Pi sends at a leaf (tool results a
+// provider refuses, [RequestChecker]) and its fix, and a writer whose lines
+// equal what Pi's JSON.stringify writes.
 //
 // Every pitool command is a consumer of one pipeline:
 // Open → Scanner → Index → Path → Decode → context views.

@@ -6,7 +6,8 @@ type Selection struct {
 	Path     []int // root to leaf
 	Entries  []int // the selected entries, in context order
 	edits    map[string]RawMessage
-	firstOld int // entries[1:firstOld] lie before the compaction (system messages are skipped there)
+	editors  map[string]int // target id → the context_edit entry whose replacement applies
+	firstOld int            // entries[1:firstOld] lie before the compaction (system messages are skipped there)
 }
 
 // Select is SelectContextEntries on the index: it decodes only the latest
@@ -37,23 +38,40 @@ func (ix *Index) selectAfterCompaction(s *Selection) error {
 	if err != nil {
 		return err
 	}
-	firstKept := comp.Ref()
-	s.Entries = []int{s.Path[c]}
-	for k, i := range s.Path[:c] {
-		if ix.ID(i) == firstKept {
-			s.Entries = append(s.Entries, s.Path[k:c]...)
-			break
-		}
-	}
+	s.Entries = append([]int{s.Path[c]}, ix.keptFrom(s.Path[:c], comp.Ref())...)
 	s.firstOld = len(s.Entries)
 	s.Entries = append(s.Entries, s.Path[c+1:]...)
 	return nil
 }
 
+// keptFrom is the part of before that a compaction with firstKeptEntryId
+// firstKept keeps: from that entry on, nothing when before does not hold it.
+func (ix *Index) keptFrom(before []int, firstKept string) []int {
+	for k, i := range before {
+		if ix.ID(i) == firstKept {
+			return before[k:]
+		}
+	}
+	return nil
+}
+
+// selectCompacted is the selection at a compaction with firstKeptEntryId
+// firstKept that is not written yet, appended after leaf: Entries[0] is None
+// in place of the compaction.
+func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error) {
+	path, err := ix.Path(leaf)
+	if err != nil {
+		return nil, err
+	}
+	s := &Selection{Path: path, Entries: append([]int{None}, ix.keptFrom(path, firstKept)...)}
+	s.firstOld = len(s.Entries)
+	return s, ix.collectEdits(s)
+}
+
 func (ix *Index) collectEdits(s *Selection) error {
-	s.edits = map[string]RawMessage{}
+	s.edits, s.editors = map[string]RawMessage{}, map[string]int{}
 	for _, i := range s.Entries {
-		if ix.Type(i) != TypeContextEdit {
+		if i == None || ix.Type(i) != TypeContextEdit {
 			continue
 		}
 		e, err := ix.Decode(i)
@@ -61,6 +79,7 @@ func (ix *Index) collectEdits(s *Selection) error {
 			return err
 		}
 		s.edits[e.Ref()] = detach(e.Obj.Get("replacement"))
+		s.editors[e.Ref()] = i
 	}
 	return nil
 }
@@ -78,7 +97,7 @@ func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
 // as Pi writes it) is handed to raw as its exact bytes, without decoding.
 func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error, fn func(ProjectedEntry) error) error {
 	for k, i := range s.Entries {
-		if k > 0 && k < s.firstOld && ix.nodes[i].role == SystemRole {
+		if ix.skipsSystem(s, k, i) {
 			continue
 		}
 		if raw != nil && ix.passesThrough(s, i) {
@@ -100,6 +119,12 @@ func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error
 		}
 	}
 	return nil
+}
+
+// skipsSystem reports whether the k-th selected entry, i, is a system message
+// kept from before the compaction, which Pi leaves out of the context.
+func (ix *Index) skipsSystem(s *Selection, k, i int) bool {
+	return k > 0 && k < s.firstOld && ix.nodes[i].role == SystemRole
 }
 
 func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error) {

@@ -174,6 +174,7 @@ func outcomeJSON(o compactor.Outcome, plan bool) []byte {
 	if plan && o.Prep != nil {
 		fields := o.Prep.PlanFields()
 		obj.Keys, obj.Vals = append(obj.Keys, fields.Keys...), append(obj.Vals, fields.Vals...)
+		setRequest(&obj, o.Request)
 		return obj.AppendJSON(nil)
 	}
 	obj.Set("tokensBefore", intRaw(o.TokensBefore))
@@ -185,7 +186,20 @@ func outcomeJSON(o compactor.Outcome, plan bool) []byte {
 		obj.Set("entryId", jsonl.QuoteString(o.EntryID))
 		obj.Set("summarizerMs", intRaw(int(o.Elapsed/time.Millisecond)))
 	}
+	setRequest(&obj, o.Request)
 	return obj.AppendJSON(nil)
+}
+
+// setRequest adds what the compaction does to Pi's next request, when it was
+// checked: "request" is the verdict --plan prints, "requestProblems" counts
+// the refused tool results before, fixed, left and added.
+func setRequest(obj *jsonl.Object, v *compactor.RequestVerdict) {
+	if v == nil {
+		return
+	}
+	obj.Set("request", jsonl.QuoteString(v.String()))
+	obj.Set("requestProblems", jsonl.ObjectOf("before", intRaw(v.Before), "fixed", intRaw(v.Fixed),
+		"left", intRaw(v.Left), "added", intRaw(len(v.Added))).AppendJSON(nil))
 }
 
 func intRaw(n int) jsonl.RawMessage { return strconv.AppendInt(nil, int64(n), 10) }

@@ -100,13 +100,22 @@ func tableRow(o compactRow, plan bool) string {
 		msgs, prefix = strconv.Itoa(o.toSummarize), strconv.Itoa(o.inPrefix)
 	}
 	if plan {
-		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, first, split, msgs, prefix, o.Reason)
+		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, first, split, msgs, prefix, note(o.Outcome))
 	}
 	after, took := "-", "-"
 	if o.Status == compactor.Compacted {
 		after, kept, took = strconv.Itoa(o.TokensAfter), strconv.Itoa(o.KeptEntries), o.Elapsed.Round(time.Millisecond).String()
 	}
-	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, after, kept, split, took, o.Reason)
+	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, after, kept, split, took, note(o.Outcome))
+}
+
+// note is a row's last column: why the file was not compacted, or else what
+// the compaction does to Pi's next request.
+func note(o compactor.Outcome) string {
+	if o.Reason == "" && o.Request != nil {
+		return "request: " + o.Request.String()
+	}
+	return o.Reason
 }
 
 func totalsLine(t compactTotals) string {

@@ -1,0 +1,491 @@
+package jsonl
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// The request check: the provider view at a leaf (what Pi sends, see
+// WriteView) walked for the tool exchanges a provider refuses. The rules, and
+// where they were read (Pi 1.6.0, @earendil-works/pi-ai dist/api):
+//
+//   - A tool result must answer a tool call of the assistant message right
+//     before it, with only tool results (and system messages, which Pi holds
+//     back) between. anthropic-messages.js convertMessages: "Anthropic requires
+//     `tool_result` blocks to immediately follow their `tool_use`"; each run of
+//     results becomes the user message after the assistant's tool_use blocks.
+//     openai-completions.js convertMessages sends each result as a "tool"
+//     message with its tool_call_id after the assistant's tool_calls, and
+//     openai-responses-shared.js convertResponsesMessages as a
+//     function_call_output with its call_id, which OpenAI refuses without the
+//     matching function_call: "400 No tool call found for function call output"
+//     (Pi issues #1764, #4189, #4570, #6832). google-shared.js convertMessages
+//     merges the results into the user turn after the model's functionCall
+//     turn, which Gemini wants "immediately after a function call turn";
+//     bedrock-converse-stream.js convertMessages, like Anthropic, sends each
+//     run of results as toolResult blocks of the next user message. Hence
+//     CallAbsent, CallAfterResult and CallInEarlierTurn.
+//   - A tool call gets one result. The converters above copy every result, so
+//     a second result for one call reaches the provider as a second
+//     tool_result (Anthropic, Bedrock), function_call_output (OpenAI) or
+//     functionResponse part (Gemini, which wants as many response parts as
+//     call parts) for one id: each call takes exactly one. Hence
+//     AnsweredTwice. (The providers' error texts quoted here are their
+//     documented 400s, not measured against the live APIs.)
+//   - Not problems, because Pi mends them itself (transform-messages.js
+//     transformMessages): a call left without a result before the next
+//     assistant or user message gets a synthetic "No result provided" result,
+//     and system messages inside an exchange are held until its results.
+//     transformMessages also drops assistant messages that stopped with
+//     "error" or "aborted", which orphans any result that answered them
+//     (CauseFailedTurn).
+
+// RequestProblemKind is what is wrong with one tool result of a request.
+type RequestProblemKind uint8
+
+// The problems a provider refuses.
+const (
+	// CallAbsent: no assistant message of the request holds the result's call.
+	CallAbsent RequestProblemKind = iota + 1
+	// CallAfterResult: the call is sent only after its result.
+	CallAfterResult
+	// CallInEarlierTurn: the call was sent, but a user or assistant message
+	// comes between it and the result.
+	CallInEarlierTurn
+	// AnsweredTwice: the call already has a result in this exchange.
+	AnsweredTwice
+)
+
+var problemKindNames = [...]string{CallAbsent: "call-absent", CallAfterResult: "call-after-result",
+	CallInEarlierTurn: "call-in-earlier-turn", AnsweredTwice: "answered-twice"}
+
+// String names the kind as findings print it.
+func (k RequestProblemKind) String() string { return problemKindNames[k] }
+
+// Orphan reports whether the result has no call before it in the request:
+// the "No tool call found" shape.
+func (k RequestProblemKind) Orphan() bool { return k == CallAbsent || k == CallAfterResult }
+
+// RequestCause is what made the request lose or misplace a call.
+type RequestCause uint8
+
+// The causes found by walking the path.
+const (
+	// CauseCompaction: the call lies before the latest compaction's
+	// firstKeptEntryId, so it was summarised away (By: the compaction).
+	CauseCompaction RequestCause = iota + 1
+	// CauseEditDropped: a context_edit with replacement null drops the call's
+	// message (By: the edit).
+	CauseEditDropped
+	// CauseEditReplaced: a context_edit replaces the call's message content
+	// with one that holds no such call (By: the edit).
+	CauseEditReplaced
+	// CauseFailedTurn: the call's message stopped with "error" or "aborted",
+	// and transformMessages drops it.
+	CauseFailedTurn
+	// CauseNotOnPath: no message on the path to the leaf holds the call.
+	CauseNotOnPath
+	// CauseOrder: the call is written after its result on the path.
+	CauseOrder
+	// CauseInterrupted: a message ends the call's exchange before the result
+	// (By: that message).
+	CauseInterrupted
+	// CauseRepeated: the call was answered before (By: the first result).
+	CauseRepeated
+)
+
+var causeNames = [...]string{CauseCompaction: "compaction", CauseEditDropped: "context-edit-dropped",
+	CauseEditReplaced: "context-edit-replaced", CauseFailedTurn: "failed-turn", CauseNotOnPath: "not-on-path",
+	CauseOrder: "order", CauseInterrupted: "interrupted", CauseRepeated: "repeated"}
+
+// String names the cause as findings print it.
+func (c RequestCause) String() string { return causeNames[c] }
+
+// EntryRef points at one entry: its number in the index (None when there is
+// no such entry), id and line.
+type EntryRef struct {
+	Entry int
+	ID    string
+	Line  int
+}
+
+// noEntry is the EntryRef of an entry that does not exist.
+var noEntry = EntryRef{Entry: None}
+
+// Ref returns the EntryRef of entry i.
+func (ix *Index) Ref(i int) EntryRef {
+	if i == None {
+		return noEntry
+	}
+	return EntryRef{Entry: i, ID: ix.ID(i), Line: ix.LineNum(i)}
+}
+
+// RequestProblem is one tool result of the request at a leaf that a provider
+// refuses.
+type RequestProblem struct {
+	Kind       RequestProblemKind
+	ToolCallID string
+	Result     EntryRef // the toolResult message entry
+	Call       EntryRef // the assistant message entry holding the call on the path; Entry None when none does
+	Cause      RequestCause
+	By         EntryRef // the compaction, context_edit, message or first result that caused it; Entry None otherwise
+}
+
+// String describes the problem in one line.
+func (p RequestProblem) String() string {
+	s := fmt.Sprintf("tool result %s (line %d) for call %q: %s", p.Result.ID, p.Result.Line, p.ToolCallID, p.Kind)
+	if p.Call.Entry != None {
+		s += fmt.Sprintf("; call in %s (line %d)", p.Call.ID, p.Call.Line)
+	}
+	s += "; cause " + p.Cause.String()
+	if p.By.Entry != None {
+		s += fmt.Sprintf(" %s (line %d)", p.By.ID, p.By.Line)
+	}
+	return s
+}
+
+// RequestChecker checks the requests at many leaves of one index, decoding
+// each entry at most once: it keeps, per entry, only the skeleton of its
+// messages that the check reads (roles, stop reasons, tool call ids).
+type RequestChecker struct {
+	ix        *Index
+	skeletons map[int][]Object // entry → its unedited llm messages, reduced
+}
+
+// NewRequestChecker returns a checker of ix's requests.
+func NewRequestChecker(ix *Index) *RequestChecker {
+	return &RequestChecker{ix: ix, skeletons: map[int][]Object{}}
+}
+
+// CheckRequest is the request check at one leaf.
+func (ix *Index) CheckRequest(leaf int) ([]RequestProblem, error) {
+	return NewRequestChecker(ix).Check(leaf)
+}
+
+// Check returns the problems of the request Pi sends at leaf, in request
+// order. The request is the provider view (ConvertToLlm then
+// TransformMessages of the context), replayed with the same transform.
+func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
+	if leaf == None {
+		return nil, nil
+	}
+	sel, err := c.ix.Select(leaf)
+	if err != nil {
+		return nil, err
+	}
+	return c.check(sel)
+}
+
+// LeafRequest is the request check at one leaf.
+type LeafRequest struct {
+	Leaf     int
+	Active   bool // the leaf Pi resumes at; Pi sends another leaf's request only if the user goes back there
+	Problems []RequestProblem
+}
+
+// CheckEveryLeaf checks the request at the active leaf and at every other
+// leaf (Index.Leaves), in that order, and returns those with problems. A
+// problem on the path shared by several leaves is reported at each. Leaves
+// whose path loops are passed over: the loop is the tree's problem, and Pi
+// builds no request there.
+func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
+	if c.ix.Len() == 0 {
+		return nil, nil
+	}
+	active := c.ix.ActiveLeaf()
+	leaves := append([]int{active}, slices.DeleteFunc(c.ix.Leaves(), func(i int) bool { return i == active })...)
+	var out []LeafRequest
+	for _, leaf := range leaves {
+		problems, err := c.Check(leaf)
+		var cycle *CycleError
+		if errors.As(err, &cycle) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			out = append(out, LeafRequest{Leaf: leaf, Active: leaf == active, Problems: problems})
+		}
+	}
+	return out, nil
+}
+
+// CheckAfterCompaction is Check at a compaction with firstKeptEntryId
+// firstKept appended after leaf: the problems the request would have once it
+// is written. A problem the compaction causes has Cause CauseCompaction and
+// By.Entry None.
+func (c *RequestChecker) CheckAfterCompaction(leaf int, firstKept string) ([]RequestProblem, error) {
+	if leaf == None {
+		return nil, nil
+	}
+	sel, err := c.ix.selectCompacted(leaf, firstKept)
+	if err != nil {
+		return nil, err
+	}
+	return c.check(sel)
+}
+
+// summarySkeleton is a compaction's summary as the check sees it: a user
+// message (ConvertToLlm wraps the summary in user text).
+var summarySkeleton = ObjectOf("role", QuoteString(RoleUser))
+
+// check replays the request of a selection through the provider transform
+// and explains what the walk found.
+func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
+	w := &requestWalk{called: map[string]*sentCall{}}
+	t := NewProviderTransform(ProviderModel{}, w.see)
+	for k, i := range sel.Entries {
+		w.cur = i
+		if i == None {
+			w.add(t, summarySkeleton)
+			continue
+		}
+		if c.ix.skipsSystem(sel, k, i) {
+			continue
+		}
+		msgs, err := c.selectedSkeletons(sel, k, i)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range msgs {
+			w.add(t, m)
+		}
+	}
+	w.addingResult = false
+	t.Close()
+	return c.explain(sel, w.problems)
+}
+
+// selectedSkeletons is the skeleton of the k-th selected entry's messages, as
+// the selection projects them.
+func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, error) {
+	if c.ix.Type(i) == TypeCompaction && k > 0 {
+		return nil, nil
+	}
+	if sel.hasEdit(c.ix.ID(i)) {
+		pe, err := c.ix.projectSelected(sel, k, i)
+		return skeletonsOf(pe.Messages), err
+	}
+	return c.unedited(i)
+}
+
+// unedited is the skeleton of entry i's own messages, no edit applied.
+func (c *RequestChecker) unedited(i int) ([]Object, error) {
+	if s, ok := c.skeletons[i]; ok {
+		return s, nil
+	}
+	e, err := c.ix.Decode(i)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := projectWithReplacement(e, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	s := skeletonsOf(msgs)
+	c.skeletons[i] = s
+	return s, nil
+}
+
+// skeletonsOf converts projected messages for the model and keeps of each
+// what the tool accounting of TransformMessages reads.
+func skeletonsOf(msgs []Object) []Object {
+	llm := ConvertToLlm(msgs)
+	out := make([]Object, len(llm))
+	for k, m := range llm {
+		role := m.Get("role")
+		switch m.String("role") {
+		case RoleAssistant:
+			out[k] = ObjectOf("role", role, "stopReason", m.Get("stopReason"), "content", callBlocks(m.Get("content")))
+		case RoleToolResult:
+			out[k] = ObjectOf("role", role, "toolCallId", m.Get("toolCallId"))
+		default:
+			out[k] = ObjectOf("role", role)
+		}
+	}
+	return out
+}
+
+// callBlocks is a content array of the tool call blocks of content, each
+// reduced to its type, id and name.
+func callBlocks(content RawMessage) RawMessage {
+	calls, _ := ToolCalls(content)
+	blocks := make([]RawMessage, len(calls))
+	for k, call := range calls {
+		blocks[k] = ObjectOf("type", QuoteString(BlockToolCall), "id", call.Block.Get("id"), "name", call.Block.Get("name")).AppendJSON(nil)
+	}
+	return AppendArray(nil, blocks)
+}
+
+// sentCall is a tool call the request has sent.
+type sentCall struct {
+	entry    int // its assistant message entry
+	closedBy int // the message that ended its exchange, None while open
+}
+
+// requestWalk follows the messages of a request as TransformMessages emits
+// them and notes each result that no provider takes.
+type requestWalk struct {
+	cur          int  // the entry whose message is being added
+	addingResult bool // the message being added is a tool result: a result emitted now is it, not a synthetic one
+	exchange     []string
+	answered     map[string]int // call id → first result entry, in the open exchange
+	called       map[string]*sentCall
+	problems     []RequestProblem
+}
+
+// add hands one message to the transform. Any assistant message, even one
+// the transform then drops for its stop reason, ends the open exchange, as it
+// does in TransformMessages.
+func (w *requestWalk) add(t *ProviderTransform, m Object) {
+	role := m.String("role")
+	if role == RoleAssistant {
+		w.closeExchange()
+	}
+	w.addingResult = role == RoleToolResult
+	t.Add(m)
+}
+
+// see takes one message of the request.
+func (w *requestWalk) see(m Object) error {
+	switch m.String("role") {
+	case RoleAssistant:
+		w.closeExchange()
+		calls, _ := ToolCalls(m.Get("content"))
+		w.exchange, w.answered = nil, map[string]int{}
+		for _, call := range calls {
+			w.exchange = append(w.exchange, call.ID)
+			w.called[call.ID] = &sentCall{entry: w.cur, closedBy: None}
+			w.placeLateCall(call.ID)
+		}
+	case RoleUser:
+		w.closeExchange()
+	case RoleToolResult:
+		if w.addingResult {
+			w.result(m.String("toolCallId"))
+		}
+	}
+	return nil
+}
+
+// closeExchange ends the open exchange at the message being added.
+func (w *requestWalk) closeExchange() {
+	for _, id := range w.exchange {
+		if sc := w.called[id]; sc.closedBy == None {
+			sc.closedBy = w.cur
+		}
+	}
+	w.exchange, w.answered = nil, nil
+}
+
+// result checks one tool result of the file.
+func (w *requestWalk) result(id string) {
+	p := RequestProblem{ToolCallID: id, Result: EntryRef{Entry: w.cur}, Call: noEntry, By: noEntry}
+	sc, sent := w.called[id]
+	switch first, again := w.answered[id]; {
+	case !sent:
+		p.Kind = CallAbsent
+	case sc.closedBy != None:
+		p.Kind, p.Cause, p.Call, p.By = CallInEarlierTurn, CauseInterrupted, EntryRef{Entry: sc.entry}, EntryRef{Entry: sc.closedBy}
+	case again:
+		p.Kind, p.Cause, p.Call, p.By = AnsweredTwice, CauseRepeated, EntryRef{Entry: sc.entry}, EntryRef{Entry: first}
+	default:
+		w.answered[id] = w.cur
+		return
+	}
+	w.problems = append(w.problems, p)
+}
+
+// placeLateCall turns earlier CallAbsent problems for id into CallAfterResult
+// now that the call is sent.
+func (w *requestWalk) placeLateCall(id string) {
+	for k := range w.problems {
+		if p := &w.problems[k]; p.Kind == CallAbsent && p.ToolCallID == id {
+			p.Kind, p.Cause, p.Call = CallAfterResult, CauseOrder, EntryRef{Entry: w.cur}
+		}
+	}
+}
+
+// explain fills in the ids and lines of the problems' entries and, for calls
+// absent from the request, what removed them.
+func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem) ([]RequestProblem, error) {
+	for k := range problems {
+		p := &problems[k]
+		if p.Kind == CallAbsent {
+			if err := c.findCause(sel, p); err != nil {
+				return nil, err
+			}
+		}
+		p.Result, p.Call, p.By = c.ix.Ref(p.Result.Entry), c.ix.Ref(p.Call.Entry), c.ix.Ref(p.By.Entry)
+	}
+	return problems, nil
+}
+
+// findCause looks on the path, back from the result, for the assistant
+// message that holds the call, and says why the request lost it.
+func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
+	p.Cause = CauseNotOnPath
+	for k := indexOf(sel.Path, p.Result.Entry) - 1; k >= 0; k-- {
+		i := sel.Path[k]
+		holds, failed, err := c.holdsCall(i, p.ToolCallID)
+		if err != nil {
+			return err
+		}
+		if holds {
+			p.Call = EntryRef{Entry: i}
+			p.Cause, p.By = c.lossOf(sel, i, failed)
+			return nil
+		}
+	}
+	return nil
+}
+
+// holdsCall reports whether entry i's own messages hold an assistant tool
+// call with id, and whether that message stopped with error or aborted.
+func (c *RequestChecker) holdsCall(i int, id string) (holds, failed bool, err error) {
+	if c.ix.nodes[i].role != AssistantRole {
+		return false, false, nil
+	}
+	msgs, err := c.unedited(i)
+	if err != nil {
+		return false, false, err
+	}
+	for _, m := range msgs {
+		calls, _ := ToolCalls(m.Get("content"))
+		for _, call := range calls {
+			if call.ID == id {
+				r := m.String("stopReason")
+				return true, r == "error" || r == "aborted", nil
+			}
+		}
+	}
+	return false, false, nil
+}
+
+// lossOf says why the call held by path entry i is not in the request.
+func (c *RequestChecker) lossOf(sel *Selection, i int, failed bool) (RequestCause, EntryRef) {
+	if indexOf(sel.Entries, i) < 0 {
+		return CauseCompaction, EntryRef{Entry: sel.Entries[0]}
+	}
+	if editor, ok := sel.editors[c.ix.ID(i)]; ok {
+		if rep := sel.edits[c.ix.ID(i)]; rep != nil && IsNull(rep) {
+			return CauseEditDropped, EntryRef{Entry: editor}
+		}
+		return CauseEditReplaced, EntryRef{Entry: editor}
+	}
+	if failed {
+		return CauseFailedTurn, noEntry
+	}
+	return CauseNotOnPath, noEntry
+}
+
+func indexOf(list []int, x int) int {
+	for k, v := range list {
+		if v == x {
+			return k
+		}
+	}
+	return -1
+}
