@@ -21,6 +21,7 @@ var conformanceFiles = []string{
 	"../generated/unicode-branched.jsonl", // emoji, CJK and astral characters: UTF-16 counting
 	"../generated/tool-heavy.jsonl",
 	"../handmade/escaped-names.jsonl", // escaped type names, keys and ids, as JSON.parse reads them
+	"../handmade/escaped-roles.jsonl", // every role escaped: v3/agent-run with \u in each "role" value
 }
 
 func goldenPath(rel, kind string) string {
