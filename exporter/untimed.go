@@ -19,7 +19,7 @@ import (
 // not regexp lexers (chroma's delegating and remapping ones, markdown, HTTP)
 // are returned as they are: their rules are out of reach.
 func untimed(lexer chroma.Lexer) chroma.Lexer {
-	untimedLexers()
+	untimedLexers() // chroma's own lexers have their copies from here on
 	if c, ok := untimedCopies.Load(lexer); ok {
 		return c.(chroma.Lexer)
 	}
