@@ -21,7 +21,7 @@ func isCutPointMessage(m jsonl.Object) bool {
 }
 
 func isTurnStartMessage(m jsonl.Object) bool {
-	return !isRole(m, jsonl.RoleAssistant) && isCutPointMessage(m)
+	return !isRole(m, jsonl.AssistantRole) && isCutPointMessage(m)
 }
 
 func anyMessage(msgs []jsonl.Object, pred func(jsonl.Object) bool) bool {

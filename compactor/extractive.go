@@ -79,9 +79,17 @@ func (f *facts) addCommands(m jsonl.Object) {
 
 func (f *facts) addBash(m jsonl.Object) {
 	f.commands = appendItem(f.commands, m.String("command"))
-	if code := string(m.Get("exitCode")); code != "" && code != "0" && code != "null" {
+	if code := m.Get("exitCode"); failedExit(code) {
 		f.errors = appendItem(f.errors, fmt.Sprintf("`%s` exited with code %s", m.String("command"), code))
 	}
+}
+
+// failedExit reports whether a bash execution's exitCode is a number other
+// than 0, read as JSON.parse reads it (0.0 and -0 are 0); absent and null are
+// no failure.
+func failedExit(code jsonl.RawMessage) bool {
+	var n *float64
+	return jsonl.Unmarshal(code, &n) == nil && n != nil && *n != 0
 }
 
 // appendItem adds the first line of text, clipped, unless empty or already there.

@@ -288,7 +288,7 @@ func after(proj *jsonl.Projection, firstKept string, entry jsonl.Object) (tokens
 	for _, pe := range proj.Entries[from:] {
 		kept++
 		for _, m := range pe.Messages {
-			if !isRole(m, jsonl.RoleSystem) {
+			if !isRole(m, jsonl.SystemRole) {
 				msgs = append(msgs, m)
 			}
 		}

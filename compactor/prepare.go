@@ -99,7 +99,7 @@ func ProjectedTokens(proj *jsonl.Projection, path []PathEntry) int {
 		tokens = jsonl.EstimateTokens(sys)
 	}
 	for _, m := range proj.Messages {
-		if !isRole(m, jsonl.RoleSystem) {
+		if !isRole(m, jsonl.SystemRole) {
 			tokens += jsonl.EstimateTokens(m)
 		}
 	}
@@ -134,7 +134,7 @@ func usageStillValid(proj *jsonl.Projection, path []PathEntry, usageIndex int) b
 // getLastAssistantUsageInfo), scanning back from the end: -1 when none.
 func lastUsage(msgs []jsonl.Object) (index, tokens int) {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if !isRole(msgs[i], jsonl.RoleAssistant) {
+		if !isRole(msgs[i], jsonl.AssistantRole) {
 			continue
 		}
 		if n, ok := jsonl.AssistantUsageTokens(msgs[i]); ok {
@@ -195,7 +195,7 @@ func summarizable(entries []jsonl.ProjectedEntry) []jsonl.Object {
 			continue
 		}
 		for _, m := range e.Messages {
-			if !isRole(m, jsonl.RoleSystem) {
+			if !isRole(m, jsonl.SystemRole) {
 				out = append(out, m)
 			}
 		}
@@ -203,8 +203,8 @@ func summarizable(entries []jsonl.ProjectedEntry) []jsonl.Object {
 	return out
 }
 
-// isRole compares a message's role without decoding it.
-func isRole(m jsonl.Object, role string) bool {
-	raw := m.Get("role")
-	return len(raw) == len(role)+2 && string(raw[1:len(raw)-1]) == role
+// isRole reports whether a message's role is role, read as JSON.parse reads
+// it (an escaped "\u0075ser" is a user).
+func isRole(m jsonl.Object, role jsonl.Role) bool {
+	return jsonl.RoleOf(m.Get("role")) == role
 }

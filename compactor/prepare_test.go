@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,10 +13,11 @@ import (
 	"testing"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
 
-var update = flag.Bool("update", false, "regenerate goldens with ../../shared/pi-reference/pi-ref")
+var update = testref.Update // regenerate goldens with pi-ref
 
 const corpus = "../testdata/corpus"
 
@@ -47,6 +47,7 @@ func planCases(t *testing.T) []planCase {
 		m, _ := filepath.Glob(filepath.Join(corpus, dir, "*.jsonl"))
 		files = append(files, m...)
 	}
+	files = append(files, filepath.Join("..", "testdata", "handmade", "escaped-roles.jsonl")) // roles as JSON.parse reads them
 	for name := range generated {
 		files = append(files, generatedFile(t, name))
 	}
@@ -252,7 +253,7 @@ func piRef(t *testing.T, args ...string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("../../shared/pi-reference/pi-ref", args...)
+	cmd := exec.Command(testref.PiRef(), args...) // $PI_REF, or ../shared beside the repository
 	cmd.Env = append(os.Environ(), "NODE_OPTIONS=--import "+seq)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

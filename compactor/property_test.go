@@ -26,7 +26,7 @@ func checkCut(t *testing.T, name string, proj *jsonl.Projection, p *Preparation)
 		t.Fatalf("%s: firstKeptEntryId %s is not in the context", name, p.FirstKeptEntryID)
 	}
 	msgs := proj.Entries[k].Messages
-	if len(msgs) > 0 && isRole(msgs[0], jsonl.RoleToolResult) {
+	if len(msgs) > 0 && isRole(msgs[0], jsonl.ToolResultRole) {
 		t.Errorf("%s: the cut keeps tool result %s without its call", name, p.FirstKeptEntryID)
 	}
 	if !p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
@@ -34,7 +34,7 @@ func checkCut(t *testing.T, name string, proj *jsonl.Projection, p *Preparation)
 	}
 	total := 0
 	for _, m := range proj.Messages {
-		if !isRole(m, jsonl.RoleSystem) {
+		if !isRole(m, jsonl.SystemRole) {
 			total++
 		}
 	}

@@ -208,9 +208,10 @@ func writeHighlighted(b *bytes.Buffer, code string, lexer chroma.Lexer) {
 	writeTokens(b, tokens, code)
 }
 
-// tokenise lexes code, with adjacent tokens of one type merged.
+// tokenise lexes code, with adjacent tokens of one type merged, without
+// chroma's match timeouts (see untimed).
 func tokenise(code string, lexer chroma.Lexer) ([]chroma.Token, error) {
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	it, err := chroma.Coalesce(untimed(lexer)).Tokenise(nil, code)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,8 @@ var conformanceFiles = []string{
 	"../generated/unicode-branched.jsonl", // emoji, CJK and astral characters: UTF-16 counting
 	"../generated/tool-heavy.jsonl",
 	"../handmade/escaped-names.jsonl", // escaped type names, keys and ids, as JSON.parse reads them
+	"../handmade/escaped-roles.jsonl", // every role escaped: v3/agent-run with \u in each "role" value
+	"../handmade/repeated-keys.jsonl", // keys written twice, at every level: JSON.parse keeps one member
 }
 
 func goldenPath(rel, kind string) string {
@@ -86,5 +88,20 @@ func TestConformanceEveryLeaf(t *testing.T) {
 		id := ix.ID(leaf)
 		want := testref.Golden(t, goldenPath(rel, "leaf-"+id+".context"), "context", testref.Corpus(rel), "--leaf", id)
 		testref.AssertJSONEqual(t, rel+" leaf "+id, viewJSON(t, ix, leaf, jsonl.ViewContext), want)
+	}
+}
+
+// TestRepeatedKeysAsPiPrints compares the views of a session whose objects
+// repeat keys byte for byte with Pi's: JSON-equal is not enough, as a
+// decoder keeps one member of a repeated key and would hide a second one
+// printed.
+func TestRepeatedKeysAsPiPrints(t *testing.T) {
+	const rel = "../handmade/repeated-keys.jsonl"
+	ix := indexCorpus(t, rel)
+	for _, view := range []jsonl.View{jsonl.ViewContext, jsonl.ViewLLM, jsonl.ViewProvider} {
+		want := testref.Golden(t, goldenPath(rel, string(view)), string(view), testref.Corpus(rel))
+		if got := viewJSON(t, ix, ix.ActiveLeaf(), view); !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
+			t.Errorf("%s differs from pi-ref\n got: %s\nwant: %s", view, got, want)
+		}
 	}
 }

@@ -101,7 +101,8 @@ func (ix *Index) Decode(i int) (*Entry, error) {
 	if err != nil {
 		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
 	}
-	e.Obj, e.hasMsg = obj, e.msg.Keys != nil
+	msg := obj.Get("message") // the last one written: an earlier object may have been parsed
+	e.Obj, e.hasMsg = obj, e.msg.Keys != nil && len(msg) > 0 && msg[0] == '{'
 	ix.migrate(e)
 	return e, nil
 }

@@ -31,9 +31,10 @@ func UTF16Len(s string) int {
 }
 
 // Canonical returns raw as JSON.stringify(JSON.parse(raw)) writes it: no
-// insignificant white space and strings in JSON.stringify's escaping. Numbers
-// are kept as written.
+// insignificant white space, strings in JSON.stringify's escaping and one
+// member per repeated key (see MergeRepeatedKeys). Numbers are kept as written.
 func Canonical(raw []byte) []byte {
+	raw = MergeRepeatedKeys(raw)
 	out := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
 		c := raw[i]

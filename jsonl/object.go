@@ -67,6 +67,7 @@ func parseObject(raw []byte, i int, sub string, subObj *Object) (Object, int, er
 		return o, i, fmt.Errorf("%w: unterminated object", errSyntax)
 	}
 	o.raw = raw[start : i+1]
+	o.mergeRepeats()
 	return o, i + 1, nil
 }
 

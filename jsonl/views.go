@@ -125,7 +125,8 @@ func (aw *arrayWriter) object(o Object) error {
 	return aw.element(aw.scratch)
 }
 
-// element writes one encoded element.
+// element writes one encoded element, an object that repeats a key written
+// as JSON.parse reads it.
 func (aw *arrayWriter) element(b []byte) error {
 	if aw.count == 0 {
 		aw.bw.WriteByte('[')
@@ -133,7 +134,7 @@ func (aw *arrayWriter) element(b []byte) error {
 		aw.bw.WriteByte(',')
 	}
 	aw.count++
-	_, err := aw.bw.Write(ToValidUTF8(b))
+	_, err := aw.bw.Write(ToValidUTF8(MergeRepeatedKeys(b)))
 	return err
 }
 
