@@ -12,6 +12,7 @@ import (
 
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/testref"
+	"github.com/pitool/pitool/jsonl"
 )
 
 // folderGolden is testref.Golden for a reference answer about a folder the
@@ -80,6 +81,97 @@ func TestInfoFileDateRoundsAsPi(t *testing.T) {
 		json.Unmarshal(pitoolOut(t, "info", "--json", filepath.Join(dir, fmt.Sprintf("s%d.jsonl", i))), &got)
 		if w := byID[fmt.Sprintf("ns-%d", nsec)]; got != w {
 			t.Errorf("info s%d.jsonl:\n got %+v\nwant %+v", i, got, w)
+		}
+	}
+}
+
+// writeCompressed writes the corpus file rel, compressed, to path.
+func writeCompressed(t *testing.T, rel, path string, comp jsonl.Compression) {
+	t.Helper()
+	data, err := os.ReadFile(testref.Corpus(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, err := jsonl.NewWriter(&buf, comp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lsFields are the fields of an ls row compared with Pi's, with the path
+// written relative to DIR.
+type lsFields struct {
+	piInfoFields
+	Path     string
+	Archived bool
+}
+
+func lsJSON(t *testing.T, dir string, args ...string) []lsFields {
+	t.Helper()
+	var rows []lsFields
+	out := bytes.ReplaceAll(pitoolOut(t, append(append([]string{"ls", "--json"}, args...), dir)...), []byte(dir), []byte("DIR"))
+	if err := json.Unmarshal(out, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// TestLsHidesArchivesAsPi lists a folder of plain sessions and archives (a
+// .jsonl.zst as nightly writes, a .jsonl.gz, and a .jsonl holding gzip
+// bytes): pitool ls agrees row by row with pi-ref ls, which lists none of
+// the three, and ls --all adds exactly them, marked archived.
+func TestLsHidesArchivesAsPi(t *testing.T) {
+	dir := t.TempDir()
+	for _, rel := range []string{"v3/linear.jsonl", "v3/branched.jsonl", "v3/agent-run.jsonl"} {
+		data, err := os.ReadFile(testref.Corpus(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(rel)), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeCompressed(t, "v3/crashed.jsonl", filepath.Join(dir, "crashed.jsonl.zst"), jsonl.Zstd)
+	writeCompressed(t, "real/large-session.jsonl", filepath.Join(dir, "large-session.jsonl.gz"), jsonl.Gzip)
+	writeCompressed(t, "real/before-compaction.jsonl", filepath.Join(dir, "packed.jsonl"), jsonl.Gzip)
+	var want []lsFields
+	if err := json.Unmarshal(folderGolden(t, "archives.ls.json", dir, "ls", dir), &want); err != nil {
+		t.Fatal(err)
+	}
+	got := lsJSON(t, dir)
+	if len(got) != len(want) || len(want) != 3 {
+		t.Fatalf("ls lists %d sessions, pi-ref %d, want 3", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("row %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	archives := map[string]bool{"DIR/crashed.jsonl.zst": true, "DIR/large-session.jsonl.gz": true, "DIR/packed.jsonl": true}
+	all := lsJSON(t, dir, "--all")
+	if len(all) != len(want)+len(archives) {
+		t.Fatalf("ls --all lists %d sessions, want %d", len(all), len(want)+len(archives))
+	}
+	listed := 0
+	for _, row := range all {
+		if row.Archived != archives[row.Path] {
+			t.Errorf("ls --all: %s archived=%v", row.Path, row.Archived)
+		}
+		if !row.Archived {
+			if row != want[listed] {
+				t.Errorf("ls --all row %s out of Pi's order or changed: %+v", row.Path, row)
+			}
+			listed++
 		}
 	}
 }
