@@ -25,8 +25,10 @@ func unarchiveCommand(e *env) *cli.Command {
 		ArgsUsage: "ARCHIVE…",
 		Description: `Decompresses each ARCHIVE, X.jsonl.zst (what nightly --archive-after writes)
 or X.jsonl.gz, to X.jsonl beside it, with the archive's owner, group and mode,
-reads it back to check it, then removes the archive: Pi's /resume lists
-X.jsonl again. pitool ls --all shows the archived sessions of a folder.
+reads it back to check it, then removes the archive, holding the locks of
+both files (a nightly run at that moment, which would take the pair for an
+interrupted archive, cannot remove either): Pi's /resume lists X.jsonl again.
+pitool ls --all shows the archived sessions of a folder.
 
 Refuses, changing nothing, when ARCHIVE is not a Pi session, not compressed,
 not named X.jsonl.zst or X.jsonl.gz, or not a regular file (a symlink: name
@@ -65,9 +67,10 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 
 // unarchive restores archive to the plain session it holds and returns that
 // file's path. Every write goes through safefile: the new file is written
-// atomically, never over an existing one, with the archive's owner and mode;
-// the archive is removed under its lock, and only if it did not change
-// meanwhile. On any error the archive stays and no new file remains.
+// atomically, never over an existing one, with the archive's owner and mode.
+// The archive is removed under its lock and that of the restored file, so
+// that a nightly run, which takes the plain file's lock to resolve what looks
+// like an interrupted archive, never removes both.
 func unarchive(archive string) (string, error) {
 	dst, err := unarchiveTarget(archive)
 	if err != nil {
@@ -78,21 +81,60 @@ func unarchive(archive string) (string, error) {
 		return "", err
 	}
 	defer edit.Close()
-	if _, err := os.Lstat(dst); err == nil {
-		return dst, finishUnarchive(edit, archive, dst)
+	created := false
+	sum, err := existingCopy(archive, dst)
+	if errors.Is(err, os.ErrNotExist) {
+		sum, err = writePlain(archive, dst)
+		created = err == nil
 	}
-	sum, err := writePlain(archive, dst)
 	if err != nil {
 		return "", err
 	}
-	if err = sameBytes(dst, sum); err == nil {
-		err = edit.Remove()
-	}
+	return dst, removeArchive(edit, dst, sum, created)
+}
+
+// removeArchive removes the archive once dst, under its lock, holds the bytes
+// whose SHA-256 is sum. When the archive stays, a dst this run created goes
+// again; a dst that cannot be locked or checked is left, with the archive
+// (both hold the session: running unarchive again finishes).
+func removeArchive(edit *safefile.Edit, dst string, sum []byte, created bool) error {
+	unlock, err := safefile.Lock(dst)
 	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := sameBytes(dst, sum); err != nil {
+		return err
+	}
+	err = edit.Remove()
+	if _, statErr := os.Lstat(edit.Path); err != nil && statErr == nil && created {
 		os.Remove(dst)
-		return "", err
 	}
-	return dst, nil
+	return err
+}
+
+// existingCopy handles an X.jsonl that exists already: it returns the
+// SHA-256 of its bytes when the archive decompresses to exactly them (an
+// unarchive interrupted before it removed the archive), an error wrapping
+// os.ErrNotExist when there is none, and an error when it holds other bytes.
+func existingCopy(archive, dst string) ([]byte, error) {
+	info, err := os.Lstat(dst)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s already exists and is not a regular file: it is never overwritten", dst)
+	}
+	sum, err := fileSum(dst)
+	if err != nil {
+		return nil, err
+	}
+	if err := verifyArchive(archive, sum); errors.Is(err, errArchiveMismatch) {
+		return nil, fmt.Errorf("%s already exists and holds other bytes: it is never overwritten", dst)
+	} else if err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // unarchiveTarget checks that archive is a regular file named X.jsonl.zst or
@@ -148,22 +190,6 @@ func writePlain(archive, dst string) ([]byte, error) {
 		return nil
 	})
 	return h.Sum(nil), err
-}
-
-// finishUnarchive handles an X.jsonl that exists already: when the archive
-// decompresses to exactly its bytes (an unarchive interrupted before it
-// removed the archive) the archive goes; otherwise nothing is touched.
-func finishUnarchive(edit *safefile.Edit, archive, dst string) error {
-	sum, err := fileSum(dst)
-	if err != nil {
-		return err
-	}
-	if err := verifyArchive(archive, sum); errors.Is(err, errArchiveMismatch) {
-		return fmt.Errorf("%s already exists and holds other bytes: it is never overwritten", dst)
-	} else if err != nil {
-		return err
-	}
-	return edit.Remove()
 }
 
 // sameBytes checks that the file path holds the bytes whose SHA-256 is sum.
