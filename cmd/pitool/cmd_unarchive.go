@@ -10,13 +10,10 @@ import (
 	"strings"
 
 	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
-
-// archiveSuffixes are the endings an archived session's name adds to
-// X.jsonl: .zst is what nightly --archive-after writes.
-var archiveSuffixes = []string{".zst", ".gz"}
 
 func unarchiveCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -160,11 +157,12 @@ func unarchiveTarget(archive string) (string, error) {
 	return dst, nil
 }
 
-// plainName is X.jsonl for an archive named X.jsonl.zst or X.jsonl.gz.
+// plainName is X.jsonl for an archive named X.jsonl.zst or X.jsonl.gz: a
+// session's name (sessionfiles.Suffixes) that Pi's /resume does not list.
 func plainName(archive string) (string, bool) {
-	for _, suf := range archiveSuffixes {
-		if dst, ok := strings.CutSuffix(archive, suf); ok && strings.HasSuffix(dst, ".jsonl") {
-			return dst, true
+	for _, suf := range sessionfiles.Suffixes {
+		if stem, ok := strings.CutSuffix(archive, suf); ok && !sessionfiles.ListedByPi(archive) {
+			return stem + ".jsonl", true
 		}
 	}
 	return "", false
