@@ -14,6 +14,21 @@ import (
 // a file, so it cannot be cloned or forked.
 var ErrNoHeader = errors.New("no session header (Pi cannot open this file; run pitool repair first)")
 
+// ErrLeafWithoutID means the entry Pi resumes at, the file's last, has no id:
+// Pi's createBranchedSession then finds no entry to branch from ("Entry
+// undefined not found") and writes nothing.
+var ErrLeafWithoutID = errors.New(`the last entry has no "id", so there is no active leaf to clone (Pi refuses too: "Entry undefined not found"); choose one with --leaf ID (pitool tree --ids lists them)`)
+
+// CheckActiveLeaf refuses, as Pi's /clone does, to clone a session at its
+// active leaf when that entry has no id; the error names its line.
+func CheckActiveLeaf(ix *jsonl.Index) error {
+	leaf := ix.ActiveLeaf()
+	if leaf == jsonl.None || ix.ID(leaf) != "" {
+		return nil
+	}
+	return &jsonl.PosError{File: ix.Name, Line: ix.LineNum(leaf), Offset: ix.Offset(leaf), Err: ErrLeafWithoutID}
+}
+
 // NewHeader is the header of a session written by Clone, Fork or ForkFrom.
 type NewHeader struct {
 	ID            string    // a fresh UUIDv7

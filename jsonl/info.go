@@ -54,7 +54,7 @@ type infoMessage struct {
 
 // Info reads every entry once (message text, names, usage) and returns the
 // session's summary. modTime is the file's modification time, Pi's last resort
-// for "modified".
+// for "modified" (rounded to the millisecond as Node rounds it).
 func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
 	in := &Info{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
 		FileSize: ix.Bytes, Entries: ix.Len(), Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}
@@ -189,8 +189,22 @@ func (a *infoAccumulator) finish(headerTime string, modTime time.Time) {
 	case createdOK:
 		in.Modified = ISOTime(created)
 	default:
-		in.Modified = ISOTime(modTime)
+		in.Modified = ISOTime(nodeStatsTime(modTime))
 	}
+}
+
+// nodeStatsTime is a file time as Pi sees it through Node's fs.Stats: the
+// milliseconds sec*1e3 + nsec/1e6, computed in float64 (so 123.4999 ms may
+// already be 123.5), then rounded half up as Math.round does; Pi's "modified"
+// falls back to that Date. Truncating is 1 ms early whenever the fraction
+// reaches half a millisecond.
+func nodeStatsTime(t time.Time) time.Time {
+	ms := float64(t.Unix())*1e3 + float64(t.Nanosecond())/1e6
+	rounded := math.Floor(ms)
+	if ms-rounded >= 0.5 {
+		rounded++
+	}
+	return time.UnixMilli(int64(rounded))
 }
 
 // ExtractText is Pi's extractTextContent: a string content, or its text blocks

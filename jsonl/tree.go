@@ -16,6 +16,9 @@ func (ix *Index) Type(i int) EntryType { return ix.nodes[i].typ }
 // LineNum returns the 1-based line of entry i.
 func (ix *Index) LineNum(i int) int { return int(ix.nodes[i].line) }
 
+// Offset returns the byte offset of entry i's line in the decompressed stream.
+func (ix *Index) Offset(i int) int64 { return ix.nodes[i].offset }
+
 // Parent returns the entry number of i's parent: None for a root, and None too
 // for a parent id that names no entry (see DanglingParent).
 func (ix *Index) Parent(i int) int {

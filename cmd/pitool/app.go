@@ -82,6 +82,7 @@ func commands(e *env) []*cli.Command {
 		repairCommand(e),
 		compactCommand(e),
 		nightlyCommand(e),
+		unarchiveCommand(e),
 		redactCommand(e),
 		exportCommand(e),
 		cloneCommand(e),

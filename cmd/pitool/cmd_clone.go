@@ -70,6 +70,11 @@ func runClone(e *env, opts newSessionOptions, file, leafID string) error {
 		if leaf == jsonl.None {
 			return fmt.Errorf("%s: the session has no entries to clone", file)
 		}
+		if leafID == "" {
+			if err := exporter.CheckActiveLeaf(ix); err != nil {
+				return err
+			}
+		}
 		cwd, err := exporter.SourceCwd(ix)
 		if err != nil {
 			return err

@@ -36,7 +36,9 @@ func nightlyCommand(e *env) *cli.Command {
 $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
   1. skips files modified less than --min-idle ago (10m): they may be live;
   2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
-     which every pitool command reads transparently (off by default);
+     which every pitool command reads transparently (off by default). Pi's
+     /resume no longer lists them (pitool ls --all does). To undo:
+     pitool unarchive X.jsonl.zst puts X.jsonl back where /resume finds it;
   3. validates the others and repairs damaged ones in place, keeping the
      original as FILE.bak (see pitool repair --help); a file repair cannot
      fix is reported and left alone;

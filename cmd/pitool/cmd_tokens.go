@@ -43,7 +43,11 @@ func runTokens(e *env, ix *jsonl.Index, leaf int) error {
 	if err := ix.Stream(sel, func(pe jsonl.ProjectedEntry) error { est.Add(pe.Messages...); return nil }); err != nil {
 		return err
 	}
-	out, err := marshalOutput(tokensReport{PerMessage: est.PerMessage, Context: est.Context()})
+	perMessage := est.PerMessage
+	if perMessage == nil {
+		perMessage = []int{} // an empty context: Pi prints [], not null
+	}
+	out, err := marshalOutput(tokensReport{PerMessage: perMessage, Context: est.Context()})
 	if err != nil {
 		return err
 	}

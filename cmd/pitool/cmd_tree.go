@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"encoding/json"
 	"github.com/pitool/pitool/jsonl"
@@ -19,12 +21,16 @@ func treeCommand(e *env) *cli.Command {
 		Description: `Draws every entry of the session as Pi's /tree does: branches indent, each row
 shows its type or role and a one-line preview, labels appear in [brackets], the
 active path is marked with * and the active leaf (where Pi resumes) with <- active.
+Rows fit --width by clipping the preview only: labels and markers always show.
+--ids adds a column of entry ids, which --leaf (context, tokens, clone) and
+fork --at take.
 
 --json prints {leafId, rows} with the same rows as pi-ref tree: id, parentId,
 type, depth, label and children, depth-first, siblings oldest first.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
-			&cli.IntFlag{Name: "width", Value: 100, Usage: "clip rows to `N` characters"},
+			&cli.IntFlag{Name: "width", Value: 100, Usage: "clip previews so rows fit `N` characters (0: no limit)"},
+			&cli.BoolFlag{Name: "ids", Usage: "show each entry's id"},
 		},
 		Action: func(c *cli.Context) error {
 			file, err := oneFile(c)
@@ -39,7 +45,7 @@ type, depth, label and children, depth-first, siblings oldest first.`,
 				if c.Bool("json") {
 					return writeTreeJSON(e, ix, rows)
 				}
-				return drawTree(e.stdout, ix, rows, c.Int("width"))
+				return drawTree(e.stdout, ix, rows, treeLayout{width: c.Int("width"), ids: c.Bool("ids")})
 			})
 		},
 	}
@@ -97,11 +103,21 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 	return row, nil
 }
 
+// treeLayout is how drawTree lays rows out.
+type treeLayout struct {
+	width   int  // clip previews so rows fit this many characters; 0: no limit
+	ids     bool // an id column after the active-path mark
+	idWidth int  // the longest id, set by drawTree
+}
+
 // drawTree prints the tree for a terminal. Indentation grows only where the
 // tree branches, so long linear conversations stay readable.
-func drawTree(w io.Writer, ix *jsonl.Index, rows []jsonl.TreeRow, width int) error {
+func drawTree(w io.Writer, ix *jsonl.Index, rows []jsonl.TreeRow, lay treeLayout) error {
 	bw := bufio.NewWriter(w)
 	onPath := activePathSet(ix)
+	if lay.ids {
+		lay.idWidth = longestID(ix)
+	}
 	indent := make([]int, ix.Len())
 	for _, r := range rows {
 		for _, c := range r.Children {
@@ -110,11 +126,11 @@ func drawTree(w io.Writer, ix *jsonl.Index, rows []jsonl.TreeRow, width int) err
 				indent[c]++
 			}
 		}
-		line, err := treeLine(ix, r.Entry, indent[r.Entry], onPath[r.Entry])
+		line, err := treeLine(ix, r.Entry, indent[r.Entry], onPath[r.Entry], lay)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(bw, clip(line, width))
+		fmt.Fprintln(bw, line.fit(lay.width))
 	}
 	return bw.Flush()
 }
@@ -131,23 +147,53 @@ func activePathSet(ix *jsonl.Index) map[int]bool {
 	return set
 }
 
-func treeLine(ix *jsonl.Index, i, indent int, active bool) (string, error) {
+// noID stands in the id column for an entry that has none.
+const noID = "-"
+
+func longestID(ix *jsonl.Index) int {
+	n := len(noID)
+	for i := 0; i < ix.Len(); i++ {
+		n = max(n, utf8.RuneCountInString(ix.ID(i)))
+	}
+	return n
+}
+
+// treeRow is one drawn row: the preview, which fit may clip, between what it
+// never clips: the mark, id and indentation before it, the label and the
+// active marker after it.
+type treeRow struct{ head, preview, tail string }
+
+// fit clips the preview so that the row has at most width characters, or
+// as near as the unclipped parts allow; width 0 clips nothing.
+func (r treeRow) fit(width int) string {
+	if width <= 0 {
+		return r.head + r.preview + r.tail
+	}
+	room := width - utf8.RuneCountInString(r.head) - utf8.RuneCountInString(r.tail)
+	return r.head + clip(r.preview, max(room, 1)) + r.tail
+}
+
+func treeLine(ix *jsonl.Index, i, indent int, active bool, lay treeLayout) (treeRow, error) {
 	e, err := ix.Decode(i)
 	if err != nil {
-		return "", err
+		return treeRow{}, err
 	}
 	mark := "  "
 	if active {
 		mark = "* "
 	}
-	line := mark + strings.Repeat("│ ", indent) + jsonl.EntryPreview(e)
+	if lay.ids {
+		id := cmp.Or(e.ID, noID)
+		mark += id + strings.Repeat(" ", lay.idWidth-utf8.RuneCountInString(id)+1)
+	}
+	row := treeRow{head: mark + strings.Repeat("│ ", indent), preview: jsonl.EntryPreview(e)}
 	if label, err := ix.LabelText(i); err == nil && label != "" {
-		line += "  [" + label + "]"
+		row.tail += "  [" + label + "]"
 	}
 	if i == ix.ActiveLeaf() {
-		line += "  <- active"
+		row.tail += "  <- active"
 	}
-	return line, nil
+	return row, nil
 }
 
 func clip(s string, width int) string {

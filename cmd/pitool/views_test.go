@@ -86,3 +86,16 @@ func TestLsMatchesPi(t *testing.T) {
 func goldenName(rel, kind string) string {
 	return filepath.Base(filepath.Dir(rel)) + "-" + filepath.Base(rel[:len(rel)-len(".jsonl")]) + "." + kind + ".json"
 }
+
+// TestTokensEmptyContextMatchesPi checks tokens at a leaf whose context holds
+// no message (branched.jsonl's first entry, a model change): Pi prints an
+// empty perMessage array there, not null.
+func TestTokensEmptyContextMatchesPi(t *testing.T) {
+	rel, leaf := "v3/branched.jsonl", "655c41b8"
+	want := testref.Golden(t, golden(goldenName(rel, "leaf-"+leaf+".tokens")), "tokens", testref.Corpus(rel), "--leaf", leaf)
+	got := pitoolOut(t, "tokens", "--leaf", leaf, testref.Corpus(rel))
+	if !bytes.Contains(want, []byte(`"perMessage":[]`)) {
+		t.Fatalf("the golden's context is not empty: %s", want)
+	}
+	testref.AssertJSONEqual(t, rel+" tokens at "+leaf, got, want) // tells null from []
+}

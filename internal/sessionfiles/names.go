@@ -26,6 +26,12 @@ func FileName(timestamp, id string) string {
 	return strings.NewReplacer(":", "-", ".", "-").Replace(timestamp) + "_" + id + ".jsonl"
 }
 
+// ListedByPi reports whether Pi's session list (/resume, pi -r) reads a file
+// of this name: it reads only names ending in .jsonl, as plain text, so a
+// compressed session (.jsonl.gz, .jsonl.zst: what nightly archives) is not
+// listed, though every pitool command reads it.
+func ListedByPi(name string) bool { return strings.HasSuffix(name, ".jsonl") }
+
 // FileStem is a file's name without its folder, a .gz or .zst suffix and
 // .jsonl.
 func FileStem(name string) string {
