@@ -167,7 +167,7 @@ func TestSystemdAnalyzeVerify(t *testing.T) {
 	if err != nil {
 		t.Skip("systemd-analyze is not installed")
 	}
-	cmd := exec.Command(analyze, "--user", "--man=no", "verify", timerPath, servicePath)
+	cmd := exec.Command(analyze, "--user", "verify", timerPath, servicePath)
 	cmd.Env = append(os.Environ(), "XDG_RUNTIME_DIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil || len(out) > 0 {
