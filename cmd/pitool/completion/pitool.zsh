@@ -8,9 +8,9 @@ _pitool() {
   local -a opts
   local cur=${words[CURRENT]}
   if [[ $cur == -* ]]; then
-    opts=("${(@f)$("${words[@]:0:CURRENT-1}" "$cur" --generate-bash-completion 2>/dev/null)}")
+    opts=("${(@f)$("${(@)words[1,CURRENT-1]}" "$cur" --generate-bash-completion 2>/dev/null)}")
   else
-    opts=("${(@f)$("${words[@]:0:CURRENT-1}" --generate-bash-completion 2>/dev/null)}")
+    opts=("${(@f)$("${(@)words[1,CURRENT-1]}" --generate-bash-completion 2>/dev/null)}")
   fi
   if [[ -n ${opts[1]} ]]; then
     compadd -a opts
