@@ -68,8 +68,9 @@ func newApp(e *env) *cli.App {
 		if c.OnUsageError == nil {
 			c.OnUsageError = app.OnUsageError
 		}
-		// a command's own help subcommand is no completion: file names are
-		c.HideHelpCommand = true
+		// complete a leaf command's arguments as file names, not as the
+		// help subcommand urfave/cli gives it
+		c.HideHelpCommand = len(c.Subcommands) == 0
 	}
 	return app
 }

@@ -109,7 +109,8 @@ func parseShard(s string) (shard, error) {
 	return shard{k, n}, nil
 }
 
-// takes reports whether key (a file's shardKey) falls in this shard: FNV-1a of the key, modulo N.
+// takes reports whether key (a file's shardKey) falls in this shard: FNV-1a
+// of the key, modulo N.
 func (s shard) takes(key string) bool {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(key); i++ {
