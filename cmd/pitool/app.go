@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/urfave/cli/v2"
@@ -50,6 +51,7 @@ func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:                 "pitool",
 		Usage:                "validate, repair, compact, redact and export Pi coding agent sessions",
+		Version:              buildVersion(debug.ReadBuildInfo()),
 		Description:          "Every command reads plain, .gz and .zst session files and takes - for stdin/stdout.\n\n" + helpExitCodes,
 		Reader:               e.stdin,
 		Writer:               e.stdout,
@@ -66,6 +68,9 @@ func newApp(e *env) *cli.App {
 		if c.OnUsageError == nil {
 			c.OnUsageError = app.OnUsageError
 		}
+		// complete a leaf command's arguments as file names, not as the
+		// help subcommand urfave/cli gives it
+		c.HideHelpCommand = len(c.Subcommands) == 0
 	}
 	return app
 }
@@ -87,6 +92,8 @@ func commands(e *env) []*cli.Command {
 		exportCommand(e),
 		cloneCommand(e),
 		forkCommand(e),
+		completionCommand(e),
+		manCommand(e),
 	}
 }
 

@@ -10,8 +10,12 @@ import (
 // (`pitool redact FILE -o OUT`): urfave/cli v2 stops reading flags at the first
 // argument, so the command's flags (with their values) are moved in front of
 // its arguments before parsing. "--" ends the reordering, and "-" stays an
-// argument (standard input).
+// argument (standard input). The shell completion flag stays last, where
+// urfave/cli looks for it.
 func flagsFirst(app *cli.App, args []string) []string {
+	if n := len(args); n > 0 && args[n-1] == completionFlag {
+		return append(flagsFirst(app, args[:n-1]), completionFlag)
+	}
 	if len(args) < 2 {
 		return args
 	}

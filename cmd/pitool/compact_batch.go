@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -31,7 +30,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 			return nil, err
 		}
 		for _, f := range files {
-			if !sh.takes(shardKey(p, f)) {
+			if !sh.takes(shardKey(f.Path)) {
 				continue
 			}
 			idle := defaultFolderIdle
@@ -47,18 +46,14 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 	return out, nil
 }
 
-// shardKey is a file's path relative to the folder it was found in, so that
-// machines mounting a fleet's folders at different places agree on shards.
-func shardKey(root string, f sessionfiles.File) string {
-	if f.Named {
-		return filepath.ToSlash(filepath.Clean(f.Path))
-	}
-	rel, err := filepath.Rel(root, f.Path)
-	if err != nil {
-		return f.Path
-	}
-	return filepath.ToSlash(rel)
-}
+// shardKey is what --shard splits files by: the file's name without its
+// folder and suffixes (sessionfiles.FileStem), which for Pi is the session's
+// start time and id. Unlike a path, it is the same whatever path reaches the
+// folder (a symlink, another mount point, a relative or absolute path),
+// whether the file is named or found in a folder, and before and after
+// nightly archives x.jsonl as x.jsonl.zst: every machine of a fleet puts a
+// session in the same one of the N shards.
+func shardKey(path string) string { return sessionfiles.FileStem(path) }
 
 type indexed[T any] struct {
 	i   int

@@ -31,9 +31,9 @@ func compactFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-tokens", DefaultText: "8192 for anthropic, unset for openai", Usage: "longest summary in `TOKENS`"},
 		&cli.DurationFlag{Name: "timeout", Value: compactor.DefaultTimeout, Usage: "time limit `D` of one summarizer request"},
 		&cli.IntFlag{Name: "retries", Value: compactor.DefaultRetries, Usage: "retry a request `N` times after a network error, 429 or 5xx (with backoff, or the server's Retry-After)"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: min(4, runtime.NumCPU()), Usage: "process `N` files at once"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: min(4, runtime.NumCPU()), DefaultText: "the number of CPUs, at most 4", Usage: "process `N` files at once"},
 		&cli.DurationFlag{Name: "min-idle", Value: defaultFolderIdle, DefaultText: "10m for folders, 0 for named files", Usage: "skip files modified less than `D` ago: they may be live"},
-		&cli.StringFlag{Name: "shard", Usage: "process only shard `K/N` (0 <= K < N) of the files, split stably by path"},
+		&cli.StringFlag{Name: "shard", Usage: "process only shard `K/N` (0 <= K < N) of the files, split stably by file name"},
 	}
 }
 
@@ -109,8 +109,8 @@ func parseShard(s string) (shard, error) {
 	return shard{k, n}, nil
 }
 
-// takes reports whether key (a path relative to the folder it was found in)
-// falls in this shard: FNV-1a of the key, modulo N.
+// takes reports whether key (a file's shardKey) falls in this shard: FNV-1a
+// of the key, modulo N.
 func (s shard) takes(key string) bool {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(key); i++ {

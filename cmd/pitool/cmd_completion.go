@@ -1,0 +1,73 @@
+package main
+
+import (
+	_ "embed"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+)
+
+// The bash and zsh scripts ask pitool itself what may follow (urfave/cli's
+// hidden --generate-bash-completion flag), so they never go out of date.
+var (
+	//go:embed completion/pitool.bash
+	bashCompletion string
+	//go:embed completion/pitool.zsh
+	zshCompletion string
+)
+
+// completionFlag is the hidden flag that makes pitool print the words that
+// may follow the command line before it, for the completion scripts.
+const completionFlag = "--generate-bash-completion"
+
+// shells are the shells pitool completion writes a script for.
+var shells = []string{"bash", "zsh", "fish"}
+
+func completionCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "completion",
+		Usage:     "print the shell completion script for bash, zsh or fish",
+		ArgsUsage: "bash|zsh|fish",
+		Description: `Load it in the current shell:
+  bash:  source <(pitool completion bash)
+  zsh:   source <(pitool completion zsh)      (after compinit)
+  fish:  pitool completion fish | source
+or install it for every session:
+  bash:  pitool completion bash > /etc/bash_completion.d/pitool
+  zsh:   pitool completion zsh > "${fpath[1]}/_pitool"
+  fish:  pitool completion fish > ~/.config/fish/completions/pitool.fish`,
+		BashComplete: func(*cli.Context) {
+			for _, shell := range shells {
+				fmt.Fprintln(e.stdout, shell)
+			}
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("completion takes one shell: bash, zsh or fish")
+			}
+			script, err := completionScript(c.App, c.Args().First())
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(e.stdout, script)
+			return err
+		},
+	}
+}
+
+// completionScript returns the completion script of shell for app.
+func completionScript(app *cli.App, shell string) (string, error) {
+	switch shell {
+	case "bash":
+		return bashCompletion, nil
+	case "zsh":
+		return zshCompletion, nil
+	case "fish":
+		script, err := app.ToFishCompletion()
+		if err != nil {
+			return "", fmt.Errorf("fish completion: %w", err)
+		}
+		return script, nil
+	}
+	return "", usagef("completion: unknown shell %q: use bash, zsh or fish", shell)
+}
