@@ -21,6 +21,7 @@ var conformanceFiles = []string{
 	"../generated/unicode-branched.jsonl", // emoji, CJK and astral characters: UTF-16 counting
 	"../generated/tool-heavy.jsonl",
 	"../handmade/escaped-names.jsonl", // escaped type names, keys and ids, as JSON.parse reads them
+	"../handmade/invalid-utf8.jsonl",  // bytes that are not UTF-8, one U+FFFD per maximal subpart as Node decodes them
 }
 
 func goldenPath(rel, kind string) string {
