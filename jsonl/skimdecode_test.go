@@ -20,6 +20,7 @@ func FuzzSkimMatchesDecode(f *testing.F) {
 		`{"id":"a","id":"b","message":{"role":"user"},"message":{"content":null}}`,
 		`{"message":{"role":"assistant","role":"user","content":"c"},"message":"s"}`,
 		` {"type":"branch_summary","fromId":"\/p","parentId":7 , "version":"3"} `,
+		"{\"type\":\"label\",\"id\":\"cut \xe2\x82\",\"label\":\"\xff\xfe\\u0041 \xed\xa0\x80\"}",
 	} {
 		f.Add([]byte(s))
 	}
