@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	json "github.com/goccy/go-json"
 )
 
 // compactByWalk rebuilds b from the tokens of a walk, without white space:
@@ -89,6 +91,74 @@ func FuzzWalker(f *testing.F) {
 		var want bytes.Buffer
 		if cerr := stdjson.Compact(&want, b); cerr != nil || err != nil || !bytes.Equal(got, want.Bytes()) {
 			t.Fatalf("%q: walk %q (%v), json.Compact %q", b, got, err, want.Bytes())
+		}
+	})
+}
+
+// corpusStrings returns the string literals (keys and values) of the corpus
+// sessions (corpusBenchData), found with a Walker.
+func corpusStrings(b *testing.B) (literals [][]byte, size int) {
+	var w Walker
+	for _, line := range bytes.Split(corpusBenchData(b), []byte("\n")) {
+		for w.Reset(line, 0); ; {
+			tok, err := w.Next()
+			if err != nil || tok == TokenEnd {
+				break
+			}
+			if tok == TokenKey || tok == TokenString {
+				literals = append(literals, line[w.Start:w.End])
+				size += w.End - w.Start
+			}
+		}
+	}
+	return literals, size
+}
+
+// BenchmarkWalker walks every line of the corpus sessions (one is empty, an
+// error at once).
+func BenchmarkWalker(b *testing.B) {
+	data := corpusBenchData(b)
+	lines := bytes.Split(data, []byte("\n"))
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	defer reportCPUThroughput(b, int64(len(data)))()
+	var w Walker
+	for range b.N {
+		for _, line := range lines {
+			for w.Reset(line, 0); ; {
+				if tok, err := w.Next(); err != nil || tok == TokenEnd {
+					break
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkDecodeString decodes every string of the corpus sessions with
+// DecodeString, and as DecodeString did before it had its own decoder: with
+// goccy/go-json when the string has an escape or is not UTF-8.
+func BenchmarkDecodeString(b *testing.B) {
+	literals, size := corpusStrings(b)
+	b.Run("jsonl", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		defer reportCPUThroughput(b, int64(size))()
+		for range b.N {
+			for _, l := range literals {
+				DecodeString(l)
+			}
+		}
+	})
+	b.Run("goccy-for-escapes", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		defer reportCPUThroughput(b, int64(size))()
+		for range b.N {
+			for _, l := range literals {
+				if s := string(l[1 : len(l)-1]); hasEscapeOrInvalid(l[1:len(l)-1]) {
+					_ = json.Unmarshal(l, &s)
+				}
+			}
 		}
 	})
 }
