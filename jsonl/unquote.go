@@ -57,16 +57,24 @@ func AppendDecodedString(dst, raw []byte) (out []byte, ok bool) {
 		return dst, false
 	}
 	s, ok := raw[1:len(raw)-1], true
+	valid := utf8.Valid(s) // then each part between escapes is, too
 	for {
 		i := bytes.IndexByte(s, '\\')
 		if i < 0 {
-			return appendValidUTF8(dst, s), ok
+			i = len(s)
 		}
-		dst = appendValidUTF8(dst, s[:i])
+		if valid {
+			dst = append(dst, s[:i]...)
+		} else {
+			dst = appendValidUTF8(dst, s[:i])
+		}
+		if i == len(s) {
+			return dst, ok
+		}
 		var n int
-		var valid bool
-		dst, n, valid = appendEscape(dst, s[i:])
-		ok = ok && valid
+		var wellFormed bool
+		dst, n, wellFormed = appendEscape(dst, s[i:])
+		ok = ok && wellFormed
 		s = s[i+n:]
 	}
 }

@@ -1,9 +1,8 @@
 package jsonl
 
 import (
-	"encoding/binary"
+	"bytes"
 	"fmt"
-	"math/bits"
 )
 
 // This file holds jsonl's lax JSON scanners: white space, strings, literals
@@ -210,19 +209,28 @@ func skipScalar(b []byte, i int) (int, error) {
 	return i, syntaxAt(i, fmt.Sprintf("unexpected byte %q", b[i]))
 }
 
-// skipString returns the index just past the string literal at b[i].
+// skipString returns the index just past the string literal at b[i]: past
+// the first quote after it that is not escaped.
 func skipString(b []byte, i int) (int, error) {
 	for j := i + 1; ; j++ {
-		if j = skipPlain(b, j); j >= len(b) {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
 			return i, syntaxAt(i, "unterminated string")
 		}
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
+		if j += q; !escaped(b, j) {
 			return j + 1, nil
 		}
 	}
+}
+
+// escaped reports whether the quote at b[j] follows an odd number of
+// backslashes, which makes it part of the string.
+func escaped(b []byte, j int) bool {
+	n := 0
+	for ; j > 0 && b[j-1] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 func skipContainer(b []byte, i int) (int, error) {
@@ -261,35 +269,4 @@ func skipNumber(b []byte, i int) int {
 		i++
 	}
 	return i
-}
-
-// plainStringByte marks the bytes a string can hold without a closer look.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// skipPlain returns the index of the first byte at or after i that is a quote,
-// a backslash or a control character, eight bytes at a time. The lowest
-// flagged byte of a word is always a real one, so its position is exact.
-func skipPlain(b []byte, i int) int {
-	for i+8 <= len(b) {
-		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(b) && plainStringByte[b[i]] {
-		i++
-	}
-	return i
-}
-
-// specialBytes flags, in the high bit of each byte, the bytes of x that are a
-// quote, a backslash or below 0x20; the lowest flag is always exact.
-func specialBytes(x uint64) uint64 {
-	quote, slash := x^(ones*'"'), x^(ones*'\\')
-	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs
 }

@@ -121,6 +121,7 @@ func BenchmarkWalker(b *testing.B) {
 	lines := bytes.Split(data, []byte("\n"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	defer reportCPUThroughput(b, int64(len(data)))()
 	var w Walker
 	for range b.N {
