@@ -54,9 +54,6 @@ func (w *Walker) Reset(b []byte, at int) {
 	*w = Walker{b: b, pos: at, closers: w.closers[:0]}
 }
 
-// Depth is the number of objects and arrays open.
-func (w *Walker) Depth() int { return len(w.closers) }
-
 // Next reads the next token. The error, which wraps errSyntax, gives where the
 // value stops being JSON.
 func (w *Walker) Next() (Token, error) {
@@ -161,6 +158,7 @@ type SyntaxError struct {
 	msg    string
 }
 
+// Error says what was found where.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%v: %s at byte %d", errSyntax, e.msg, e.Offset)
 }

@@ -156,7 +156,7 @@ func BenchmarkDecodeString(b *testing.B) {
 		defer reportCPUThroughput(b, int64(size))()
 		for range b.N {
 			for _, l := range literals {
-				if s := string(l[1 : len(l)-1]); hasEscapeOrInvalid(l[1:len(l)-1]) {
+				if s := string(l[1 : len(l)-1]); hasEscapeOrInvalid(l[1 : len(l)-1]) {
 					_ = json.Unmarshal(l, &s)
 				}
 			}

@@ -60,8 +60,8 @@ type walker struct {
 	r         *Redactor
 	sc        *scanner
 	line      []byte
-	tokens    jsonl.Walker
-	muted     int // >0 while walking a value that must not change
+	tokens    jsonl.Walker // reads the line; its stack is reused from line to line
+	muted     int          // >0 while walking a value that must not change
 	path      []seg
 	keys      []memberKey // keys of the objects being walked, outermost first
 	levels    []level     // the arrays and objects being walked, outermost first
