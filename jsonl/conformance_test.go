@@ -23,6 +23,7 @@ var conformanceFiles = []string{
 	"../handmade/escaped-names.jsonl", // escaped type names, keys and ids, as JSON.parse reads them
 	"../handmade/escaped-roles.jsonl", // every role escaped: v3/agent-run with \u in each "role" value
 	"../handmade/repeated-keys.jsonl", // keys written twice, at every level: JSON.parse keeps one member
+	"../handmade/invalid-utf8.jsonl",  // bytes that are not UTF-8, one U+FFFD per maximal subpart as Node decodes them
 }
 
 func goldenPath(rel, kind string) string {

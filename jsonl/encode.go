@@ -11,7 +11,7 @@ const hexDigits = "0123456789abcdef"
 // JSON.stringify writes it: `"` and `\` escaped, the control characters below U+0020
 // as \b \f \n \r \t or \u00XX, and everything else, '<', '>', '&', U+2028 and U+2029
 // included, as raw UTF-8. Bytes that are not valid UTF-8 become U+FFFD, as they do
-// when Node decodes a file.
+// when Node decodes a file: one per maximal subpart (see appendValidUTF8).
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -32,7 +32,7 @@ func AppendString(dst []byte, s string) []byte {
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, "\uFFFD"...)
-			i++
+			i += maximalSubpart(s[i:])
 			start = i
 			continue
 		}
@@ -68,21 +68,12 @@ func QuoteString(s string) []byte { return AppendString(nil, s) }
 // AppendInt appends n as a JSON number.
 func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
 
-// ToValidUTF8 replaces every byte that is not part of valid UTF-8 with U+FFFD,
-// one replacement per byte, as Node's decoder does when Pi reads a file.
+// ToValidUTF8 returns b with each maximal subpart of an ill-formed UTF-8
+// sequence replaced by one U+FFFD, as Node's decoder replaces them when Pi
+// reads a file (see appendValidUTF8); b itself when it is valid.
 func ToValidUTF8(b []byte) []byte {
 	if utf8.Valid(b) {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			out = append(out, "\uFFFD"...)
-		} else {
-			out = append(out, b[i:i+size]...)
-		}
-		i += size
-	}
-	return out
+	return appendValidUTF8(make([]byte, 0, len(b)+16), b)
 }

@@ -1,13 +1,10 @@
 package jsonl
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
 )
@@ -247,35 +244,6 @@ func AppendArray(dst []byte, elems []RawMessage) []byte {
 	return append(dst, ']')
 }
 
-// DecodeString decodes a raw JSON string literal. ok is false when raw is not a
-// string.
-func DecodeString(raw []byte) (s string, ok bool) {
-	if len(raw) < 2 || raw[0] != '"' {
-		return "", false
-	}
-	inner := raw[1 : len(raw)-1]
-	if !hasEscapeOrInvalid(inner) {
-		return string(inner), true
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func hasEscapeOrInvalid(b []byte) bool {
-	ascii := true
-	for _, c := range b {
-		if c == '\\' {
-			return true
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	return !ascii && !utf8.Valid(b)
-}
-
 // WholeNumber reads a whole number written as a JSON number or as a string
 // holding one (Pi's tool arguments come both ways); ok is false for anything
 // else, an absent value included.
@@ -300,88 +268,6 @@ func Truthy(raw RawMessage) bool {
 	return true
 }
 
-// skipSpace returns the first position at or after i that is not JSON white
-// space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// SkipValue returns the index just past the JSON value starting at b[i].
-func SkipValue(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return i, fmt.Errorf("%w: unexpected end", errSyntax)
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return skipString(b, i)
-	case c == '{' || c == '[':
-		return skipContainer(b, i)
-	case c == 't':
-		return skipLiteral(b, i, "true")
-	case c == 'f':
-		return skipLiteral(b, i, "false")
-	case c == 'n':
-		return skipLiteral(b, i, "null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		return skipNumber(b, i)
-	}
-	return i, fmt.Errorf("%w: unexpected byte %q at %d", errSyntax, b[i], i)
-}
-
-func skipString(b []byte, i int) (int, error) {
-	for j := i + 1; ; j++ {
-		if j = skipPlain(b, j); j >= len(b) {
-			return i, fmt.Errorf("%w: unterminated string at byte %d", errSyntax, i)
-		}
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
-	}
-}
-
-func skipContainer(b []byte, i int) (int, error) {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			end, err := skipString(b, j)
-			if err != nil {
-				return i, err
-			}
-			j = end - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1, nil
-			}
-		}
-	}
-	return i, fmt.Errorf("%w: unterminated container at byte %d", errSyntax, i)
-}
-
-func skipLiteral(b []byte, i int, lit string) (int, error) {
-	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
-		return i, fmt.Errorf("%w: bad literal at byte %d", errSyntax, i)
-	}
-	return i + len(lit), nil
-}
-
-func skipNumber(b []byte, i int) (int, error) {
-	j := i
-	for j < len(b) && (b[j] == '-' || b[j] == '+' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || (b[j] >= '0' && b[j] <= '9')) {
-		j++
-	}
-	return j, nil
-}
-
 // commonKeys are the keys Pi writes, shared instead of allocated per line:
 // the reference keys and these.
 var commonKeys = func() map[string]string {
@@ -403,35 +289,4 @@ func internKey(raw []byte) (string, bool) {
 		return k, true
 	}
 	return DecodeString(raw)
-}
-
-// plainStringByte marks the bytes a string can hold without a closer look.
-var plainStringByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// skipPlain returns the index of the first byte at or after i that is a quote,
-// a backslash or a control character, eight bytes at a time. The lowest
-// flagged byte of a word is always a real one, so its position is exact.
-func skipPlain(b []byte, i int) int {
-	for i+8 <= len(b) {
-		if m := specialBytes(binary.LittleEndian.Uint64(b[i : i+8])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(b) && plainStringByte[b[i]] {
-		i++
-	}
-	return i
-}
-
-// specialBytes flags, in the high bit of each byte, the bytes of x that are a
-// quote, a backslash or below 0x20; the lowest flag is always exact.
-func specialBytes(x uint64) uint64 {
-	quote, slash := x^(ones*'"'), x^(ones*'\\')
-	return ((x-ones*0x20)&^x | (quote-ones)&^quote | (slash-ones)&^slash) & highs
 }

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzSkimMatchesDecode: for every line the skim accepts, each field it
 // keeps is the value a plain decode gives (encoding/json into a map of raw
 // values), byte for byte, and its strings decode to what encoding/json
-// decodes. With a key written twice the last value wins, as in JSON.parse
-// (and in the map); the fields of the message are those of that value.
+// decodes once the line is made UTF-8 as Node's decoder makes it. With a key
+// written twice the last value wins, as in JSON.parse (and in the map); the
+// fields of the message are those of that value.
 func FuzzSkimMatchesDecode(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"label","id":"a\u0062","parentId":null,"targetId":"t","label":"x","version":3}`,
@@ -20,6 +20,7 @@ func FuzzSkimMatchesDecode(f *testing.F) {
 		`{"id":"a","id":"b","message":{"role":"user"},"message":{"content":null}}`,
 		`{"message":{"role":"assistant","role":"user","content":"c"},"message":"s"}`,
 		` {"type":"branch_summary","fromId":"\/p","parentId":7 , "version":"3"} `,
+		"{\"type\":\"label\",\"id\":\"cut \xe2\x82\",\"label\":\"\xff\xfe\\u0041 \xed\xa0\x80\"}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -81,19 +82,13 @@ func checkSkimValue(t *testing.T, path string, b []byte, key string, got, want [
 		t.Errorf("%s: %q: skim keeps %s = %q, a plain decode %q", path, b, key, got, want)
 		return
 	}
+	// Pi decodes the file as UTF-8 before JSON.parse reads it: the text of a
+	// string is a plain decode of it after the standard's decoder.
 	var str string
-	if len(want) == 0 || want[0] != '"' || stdjson.Unmarshal(want, &str) != nil {
-		return
-	}
-	// Known disagreement (issue 13, reported by the fuzz helper):
-	// DecodeString (goccy/go-json) keeps invalid UTF-8 bytes in a string,
-	// where Pi (and encoding/json) read U+FFFD. Skipped only for such
-	// strings until DecodeString replaces them as Pi does.
-	if !utf8.Valid(want) {
+	if len(want) == 0 || want[0] != '"' || stdjson.Unmarshal(whatwgDecode(want), &str) != nil {
 		return
 	}
 	if dec, ok := DecodeString(got); !ok || dec != str {
 		t.Errorf("%s: %q: %s decodes to %q (ok %v), encoding/json %q", path, b, key, dec, ok, str)
 	}
 }
-

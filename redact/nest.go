@@ -1,6 +1,10 @@
 package redact
 
-import "github.com/pitool/pitool/jsonl"
+import (
+	"bytes"
+
+	"github.com/pitool/pitool/jsonl"
+)
 
 // The walk keeps its open arrays and objects on explicit stacks rather than
 // recursing, so that a line nested a million deep, which JSON.parse and so Pi
@@ -30,95 +34,73 @@ type object struct {
 	repl     []byte    // what replaces the value, for endReplace
 }
 
-// value walks the value at pos and returns the position after it: it visits
-// every string, and records the edits and findings.
-func (w *walker) value(pos int, free bool) (int, error) {
-	w.levels, w.objects = w.levels[:0], w.objects[:0]
+// value walks the line's value with jsonl's walker: it visits every string,
+// and records the edits and findings. It returns where the value and the
+// white space after it end.
+func (w *walker) value() (int, error) {
+	t := &w.tokens
+	t.Reset(w.line, 0)
+	free := false // whether the next value is free-form
 	for {
-		end, opened, err := w.start(pos, free)
+		tok, err := t.Next()
 		if err != nil {
-			return end, err
+			return t.End, err
 		}
-		if !opened {
-			if pos, free, err = w.next(end); err != nil || len(w.levels) == 0 {
-				return pos, err
-			}
+		switch tok {
+		case jsonl.TokenEnd:
+			return t.End, nil
+		case jsonl.TokenKey:
+			free = w.member(t.Start, t.End)
 			continue
+		case jsonl.TokenObject, jsonl.TokenArray:
+			w.valueStarts(t.Start)
+			w.open(tok == jsonl.TokenObject, free)
+		case jsonl.TokenString:
+			w.valueStarts(t.Start)
+			w.visitString(t.Start, t.End, false)
+			w.valueEnds(t.End)
+		case jsonl.TokenScalar:
+			w.valueStarts(t.Start)
+			w.valueEnds(t.End)
+		case jsonl.TokenClose:
+			w.close()
+			w.valueEnds(t.End)
 		}
-		pos, free = end, w.levels[len(w.levels)-1].free
-		if w.levels[len(w.levels)-1].obj {
-			if pos, free, err = w.member(pos); err != nil {
-				return pos, err
-			}
-		}
+		free = len(w.levels) > 0 && w.levels[len(w.levels)-1].free
 	}
 }
 
-// start walks the value at pos when it is a string, a scalar or an empty
-// container, and returns where it ends. It opens any other container and
-// returns where its first element or key starts, with opened set.
-func (w *walker) start(pos int, free bool) (end int, opened bool, err error) {
-	pos = skipSpace(w.line, pos)
-	if pos >= len(w.line) {
-		return pos, false, w.syntaxError(pos)
+// open starts an object or an array, whose strings are free-form or not.
+func (w *walker) open(obj, free bool) {
+	w.levels = append(w.levels, level{obj: obj, free: free})
+	if obj {
+		w.objects = append(w.objects, object{m: members{pendingStart: -1}, firstKey: len(w.keys)})
+	} else {
+		w.path = append(w.path, seg{idx: 0})
 	}
-	switch c := w.line[pos]; c {
-	case '{', '[':
-		inner := skipSpace(w.line, pos+1)
-		if inner < len(w.line) && w.line[inner] == c+2 { // '}' or ']'
-			return inner + 1, false, nil
-		}
-		w.levels = append(w.levels, level{obj: c == '{', free: free})
-		if c == '{' {
-			w.objects = append(w.objects, object{m: members{pendingStart: -1}, firstKey: len(w.keys)})
-		} else {
-			w.path = append(w.path, seg{idx: 0})
-			inner = pos + 1
-		}
-		return inner, true, nil
-	case '"':
-		end, err := w.stringEnd(pos)
-		if err == nil {
-			w.visitString(pos, end, false)
-		}
-		return end, false, err
-	}
-	end, err = w.scalar(pos)
-	return end, false, err
 }
 
-// next follows a value that ended at end: it finishes the member or element
-// it was, closes the containers that end there, and returns where the next
-// value starts and whether it is free-form. With no container left open, it
-// returns end itself.
-func (w *walker) next(end int) (int, bool, error) {
-	for len(w.levels) > 0 {
-		lv := w.levels[len(w.levels)-1]
-		pos := skipSpace(w.line, end)
-		closer := byte(']')
-		if lv.obj {
-			closer = '}'
-			w.memberDone(&w.objects[len(w.objects)-1], end)
-		}
-		if pos >= len(w.line) || (w.line[pos] != ',' && w.line[pos] != closer) {
-			return pos, false, w.syntaxError(pos)
-		}
-		if w.line[pos] == closer {
-			w.close(lv)
-			end = pos + 1
-			continue
-		}
-		if !lv.obj {
-			w.path[len(w.path)-1].idx++
-			return pos + 1, lv.free, nil
-		}
-		return w.member(skipSpace(w.line, pos+1))
+// valueStarts notes where a value starts, for the member it is the value of.
+func (w *walker) valueStarts(pos int) {
+	if n := len(w.levels); n > 0 && w.levels[n-1].obj {
+		w.objects[len(w.objects)-1].valPos = pos
 	}
-	return end, false, nil
+}
+
+// valueEnds finishes the member or element whose value ended at end.
+func (w *walker) valueEnds(end int) {
+	switch n := len(w.levels); {
+	case n == 0:
+	case w.levels[n-1].obj:
+		w.memberDone(&w.objects[len(w.objects)-1], end)
+	default:
+		w.path[len(w.path)-1].idx++
+	}
 }
 
 // close ends the innermost container, after its closing byte.
-func (w *walker) close(lv level) {
+func (w *walker) close() {
+	lv := w.levels[len(w.levels)-1]
 	w.levels = w.levels[:len(w.levels)-1]
 	if !lv.obj {
 		w.path = w.path[:len(w.path)-1]
@@ -133,36 +115,25 @@ func (w *walker) close(lv level) {
 	w.objects = w.objects[:len(w.objects)-1]
 }
 
-// member reads the key of a member of the innermost object, at pos, and
-// returns where its value starts and whether that value is free-form. It
-// notes in the object what ends with the value.
-func (w *walker) member(pos int) (int, bool, error) {
-	if pos >= len(w.line) || w.line[pos] != '"' {
-		return pos, false, w.syntaxError(pos)
-	}
-	keyEnd, err := w.stringEnd(pos)
-	if err != nil {
-		return keyEnd, false, err
-	}
-	colon := skipSpace(w.line, keyEnd)
-	if colon >= len(w.line) || w.line[colon] != ':' {
-		return colon, false, w.syntaxError(colon)
-	}
+// member reads the key literal line[a:b] of a member of the innermost
+// object, and returns whether the member's value is free-form. It notes in
+// the object what ends with the value.
+func (w *walker) member(a, b int) bool {
 	o, free := &w.objects[len(w.objects)-1], w.levels[len(w.levels)-1].free
-	key := w.line[pos+1 : keyEnd-1]
-	o.keyPos, o.valPos = pos, skipSpace(w.line, colon+1)
+	key := w.keyText(a, b)
+	o.keyPos = a
 	if w.r.opts.DropSignatures && opaque(key) && !free {
 		o.end = endDrop
 		w.muted++
-		return o.valPos, false, nil
+		return false
 	}
-	w.keep(pos, &o.m)
-	w.path = append(w.path, seg{a: int32(pos), b: int32(keyEnd)})
-	w.visitKey(pos, keyEnd)
+	w.keep(a, &o.m)
+	w.path = append(w.path, seg{a: int32(a), b: int32(b)})
+	w.visitKey(a, b)
 	o.end = endKept
 	switch {
 	case free:
-		return o.valPos, true, nil
+		return true
 	case string(key) == "type":
 		o.end = endType
 	case string(key) == "mimeType" && o.m.objType == jsonl.BlockImage && w.r.opts.DropImages:
@@ -170,12 +141,22 @@ func (w *walker) member(pos int) (int, bool, error) {
 	case string(key) == "data" && o.m.objType == jsonl.BlockImage && w.r.opts.DropImages:
 		o.end, o.repl = endReplace, []byte(`"`+placeholderPNG+`"`)
 	default:
-		return o.valPos, freeForm(key), nil
+		return freeForm(key)
 	}
 	if o.end == endReplace {
 		w.muted++
 	}
-	return o.valPos, false, nil
+	return false
+}
+
+// keyText returns the text of the key literal line[a:b] as JSON.parse reads
+// it, decoded into the scanner's buffer only when it has an escape.
+func (w *walker) keyText(a, b int) []byte {
+	if raw := w.line[a+1 : b-1]; bytes.IndexByte(raw, '\\') < 0 {
+		return raw
+	}
+	w.sc.key, _ = jsonl.AppendDecodedString(w.sc.key[:0], w.line[a:b])
+	return w.sc.key
 }
 
 // memberDone finishes the member of o whose value ended at end. Every
@@ -195,12 +176,10 @@ func (w *walker) memberDone(o *object, end int) {
 		}
 		o.m.pendingEnd = end
 		return
-	case endType: // the object's type as written, and the entry's at the top
-		if w.line[o.valPos] == '"' {
-			o.m.objType = string(w.line[o.valPos+1 : end-1])
-			if len(w.path) == 1 {
-				w.entryType = o.m.objType
-			}
+	case endType: // the object's type, and the entry's at the top
+		o.m.objType = jsonl.BlockType(w.line[o.valPos:end])
+		if len(w.path) == 1 {
+			w.entryType = w.line[o.valPos:end]
 		}
 	case endReplace:
 		w.muted--

@@ -43,7 +43,7 @@ func (w *walker) uniqueKeys(keys []memberKey) {
 		if owner == nil {
 			owner = w.keptKeys(keys)
 		}
-		orig := decodeString(w.line[k.a+1 : k.b-1])
+		orig, _ := jsonl.DecodeString(w.line[k.a:k.b])
 		name := k.final
 		for i := 2; owner[name] != "" && owner[name] != orig; i++ {
 			name = k.final + "#" + strconv.Itoa(i)
@@ -60,7 +60,7 @@ func (w *walker) keptKeys(keys []memberKey) map[string]string {
 	owner := map[string]string{}
 	for _, k := range keys {
 		if k.edit < 0 {
-			name := decodeString(w.line[k.a+1 : k.b-1])
+			name, _ := jsonl.DecodeString(w.line[k.a:k.b])
 			owner[name] = name
 		}
 	}

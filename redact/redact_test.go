@@ -254,3 +254,26 @@ func containsDecoded(t *testing.T, session []byte, v string) bool {
 	}
 	return false
 }
+
+// TestEscapedVocabulary reads keys and types as JSON.parse does: written
+// with escapes, they are the keys and types of Pi's format.
+func TestEscapedVocabulary(t *testing.T) {
+	r := newTestRedactor(t, Options{DropSignatures: true, DropImages: true})
+	image := `{"type":"image","data":"` + placeholderPNG + `","mimeType":"image/png"}`
+	cases := map[string]string{
+		`{"type":"\u0069mage","data":"AAAA","mimeType":"image/jpeg"}`:                           `{"type":"\u0069mage","data":"` + placeholderPNG + `","mimeType":"image/png"}`,
+		`{"\u0074ype":"image","d\u0061ta":"AAAA","mimeType":"image/jpeg"}`:                      `{"\u0074ype":"image","d\u0061ta":"` + placeholderPNG + `","mimeType":"image/png"}`,
+		`{"type":"thinking","thinking\u0053ignature":"c2ln","thinking":"x"}`:                    `{"type":"thinking","thinking":"x"}`,
+		`{"type":"toolCall","\u0061rguments":{"type":"image","data":"AAAA"},"x":` + image + `}`: `{"type":"toolCall","\u0061rguments":{"type":"image","data":"AAAA"},"x":` + image + `}`,
+	}
+	for in, want := range cases {
+		out, _, err := r.RedactLine([]byte(in))
+		if err != nil || string(out) != want {
+			t.Errorf("%s\n got %s (%v)\nwant %s", in, out, err, want)
+		}
+	}
+	_, findings, err := r.RedactLine([]byte(`{"type":"\u0063ustom","data":{"k":"AKIAFOTOTZPOBZWF4K2T"}}`))
+	if err != nil || len(findings) != 1 || findings[0].EntryType != jsonl.TypeCustom.String() {
+		t.Errorf("findings %+v (%v), want one in a %s entry", findings, err, jsonl.TypeCustom)
+	}
+}

@@ -106,10 +106,10 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
 	w := &sc.walker
-	*w = walker{r: r, sc: sc, line: line, path: w.path[:0], keys: w.keys[:0], levels: w.levels[:0], objects: w.objects[:0], renames: w.renames[:0], hits: w.hits[:0], edits: w.edits[:0]}
-	end, werr := w.value(0, false)
-	if werr == nil && skipSpace(line, end) != len(line) {
-		werr = w.syntaxError(end)
+	*w = walker{r: r, sc: sc, line: line, tokens: w.tokens, path: w.path[:0], keys: w.keys[:0], levels: w.levels[:0], objects: w.objects[:0], renames: w.renames[:0], hits: w.hits[:0], edits: w.edits[:0]}
+	end, werr := w.value()
+	if werr == nil && end != len(line) {
+		werr = fmt.Errorf("data after the value at byte %d", end)
 	}
 	if werr != nil {
 		out, findings = r.redactText(sc, line)

@@ -24,7 +24,8 @@ type window struct {
 type scanner struct {
 	rs      *ruleset
 	lower   []byte
-	decoded []byte
+	decoded []byte // the decoded text of the string being scanned
+	key     []byte // the decoded text of the key being read
 	open    []bool // by rule: a gate keyword occurs in the current string
 	opened  []int
 	walker  walker // the line walker, reused

@@ -2,12 +2,8 @@ package redact
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/pitool/pitool/jsonl"
 )
@@ -32,9 +28,6 @@ func opaque(key []byte) bool {
 	}
 	return false
 }
-
-// errSyntax marks a line that is not well-formed JSON.
-var errSyntax = errors.New("invalid JSON")
 
 // edit replaces line[start:end] with repl.
 type edit struct {
@@ -67,7 +60,8 @@ type walker struct {
 	r         *Redactor
 	sc        *scanner
 	line      []byte
-	muted     int // >0 while walking a value that must not change
+	tokens    jsonl.Walker // reads the line; its stack is reused from line to line
+	muted     int          // >0 while walking a value that must not change
 	path      []seg
 	keys      []memberKey // keys of the objects being walked, outermost first
 	levels    []level     // the arrays and objects being walked, outermost first
@@ -76,53 +70,7 @@ type walker struct {
 	hits      []hit
 	edits     []edit
 	findings  []Finding
-	entryType string
-}
-
-func (w *walker) syntaxError(pos int) error {
-	return fmt.Errorf("byte %d: %w", pos+1, errSyntax)
-}
-
-func (w *walker) scalar(pos int) (int, error) {
-	start := pos
-	for pos < len(w.line) && !endsScalar(w.line[pos]) {
-		pos++
-	}
-	if pos == start {
-		return pos, w.syntaxError(pos)
-	}
-	return pos, nil
-}
-
-func endsScalar(c byte) bool {
-	return c == ',' || c == ']' || c == '}' || isSpace(c)
-}
-
-// stringEnd returns the position after the string literal starting at pos.
-func (w *walker) stringEnd(pos int) (int, error) {
-	for i := pos + 1; i < len(w.line); {
-		j := bytes.IndexByte(w.line[i:], '"')
-		if j < 0 {
-			break
-		}
-		i += j
-		if !escaped(w.line, i) {
-			return i + 1, nil
-		}
-		i++
-	}
-	return len(w.line), w.syntaxError(pos)
-}
-
-// escaped reports whether the quote at line[i] is preceded by an odd number
-// of backslashes.
-func escaped(line []byte, i int) bool {
-	n := 0
-	for i > 0 && line[i-1] == '\\' {
-		n++
-		i--
-	}
-	return n%2 == 1
+	entryType []byte // the entry's "type" value, once read
 }
 
 // visitString scans the string literal line[a:b] and records an edit when
@@ -139,7 +87,7 @@ func (w *walker) visitString(a, b int, key bool) (string, bool) {
 		return "", false
 	}
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		w.sc.decoded = appendDecoded(w.sc.decoded[:0], raw)
+		w.sc.decoded, _ = jsonl.AppendDecodedString(w.sc.decoded[:0], w.line[a:b])
 		raw = w.sc.decoded
 	}
 	spans := w.sc.scanText(raw)
@@ -163,8 +111,9 @@ func (w *walker) visitString(a, b int, key bool) (string, bool) {
 
 // finding records one replaced secret at the current path.
 func (w *walker) finding(rule, secret, placeholder string) {
+	entryType, _ := jsonl.DecodeString(w.entryType)
 	w.findings = append(w.findings, Finding{
-		Rule: rule, JSONPath: w.jsonPath(secret, placeholder), EntryType: w.entryType,
+		Rule: rule, JSONPath: w.jsonPath(secret, placeholder), EntryType: entryType,
 		Preview: mask(secret), Placeholder: placeholder,
 	})
 }
@@ -179,7 +128,7 @@ func (w *walker) jsonPath(secret, placeholder string) string {
 			sb.WriteString("[" + strconv.Itoa(int(s.idx)) + "]")
 			continue
 		}
-		k := decodeString(w.line[s.a+1 : s.b-1])
+		k, _ := jsonl.DecodeString(w.line[s.a:s.b])
 		if s.renamed > 0 {
 			k = w.renames[s.renamed-1]
 		}
@@ -202,82 +151,4 @@ func isIdentifier(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func skipSpace(line []byte, pos int) int {
-	for pos < len(line) && isSpace(line[pos]) {
-		pos++
-	}
-	return pos
-}
-
-// decodeString decodes the inside of a JSON string literal.
-func decodeString(raw []byte) string {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw)
-	}
-	return string(appendDecoded(nil, raw))
-}
-
-// appendDecoded appends the decoded inside of a JSON string literal.
-// Malformed escapes are kept as written; lone surrogates become U+FFFD.
-func appendDecoded(out, raw []byte) []byte {
-	for {
-		i := bytes.IndexByte(raw, '\\')
-		if i < 0 || i+1 >= len(raw) {
-			return append(out, raw...)
-		}
-		out = append(out, raw[:i]...)
-		var last int
-		out, last = appendEscape(out, raw, i+1)
-		raw = raw[last+1:]
-	}
-}
-
-// appendEscape decodes the escape whose letter is raw[i]; it returns the
-// index of the escape's last byte.
-func appendEscape(out, raw []byte, i int) ([]byte, int) {
-	switch c := raw[i]; c {
-	case 'n':
-		return append(out, '\n'), i
-	case 't':
-		return append(out, '\t'), i
-	case 'r':
-		return append(out, '\r'), i
-	case 'b':
-		return append(out, '\b'), i
-	case 'f':
-		return append(out, '\f'), i
-	case 'u':
-		return appendUnicodeEscape(out, raw, i)
-	default:
-		return append(out, c), i
-	}
-}
-
-func appendUnicodeEscape(out, raw []byte, i int) ([]byte, int) {
-	r1, ok := hex4(raw, i+1)
-	if !ok {
-		return append(out, '\\', 'u'), i
-	}
-	i += 4
-	if utf16.IsSurrogate(r1) && i+6 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
-		if r2, ok := hex4(raw, i+3); ok {
-			if r := utf16.DecodeRune(r1, r2); r != utf8.RuneError {
-				return utf8.AppendRune(out, r), i + 6
-			}
-		}
-	}
-	if utf16.IsSurrogate(r1) {
-		r1 = utf8.RuneError
-	}
-	return utf8.AppendRune(out, r1), i
-}
-
-func hex4(raw []byte, i int) (rune, bool) {
-	if i+4 > len(raw) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(raw[i:i+4]), 16, 32)
-	return rune(n), err == nil
 }
