@@ -90,10 +90,11 @@ type mergedObject struct {
 	vals       [][2]int // value spans
 }
 
-// repeatWalk is the state of findRepeats: the containers open (one byte
-// each, '{' or '['), the objects open (where each starts and its first
-// member in members), and the members of those objects.
+// repeatWalk is the state of findRepeats: the Walker reading the value, the
+// containers open (one byte each, '{' or '['), the objects open (where each
+// starts and its first member in members), and the members of those objects.
 type repeatWalk struct {
+	walker  Walker
 	open    []byte
 	objects [][2]int
 	members []member
@@ -111,79 +112,56 @@ const maxPooledDepth = 1 << 12
 // release empties the walk, forgetting the text it read, and pools it.
 func (w *repeatWalk) release() {
 	clear(w.members[:cap(w.members)])
+	w.walker.Reset(nil, 0)
 	w.open, w.objects, w.members, w.found = w.open[:0], w.objects[:0], w.members[:0], nil
 	if cap(w.open) <= maxPooledDepth {
 		walks.Put(w)
 	}
 }
 
-// findRepeats walks raw and returns the objects that repeat a key, nil when
-// none does or raw is not valid JSON.
+// findRepeats walks raw with a Walker and returns the objects that repeat a
+// key, nil when none does or raw is not one JSON value.
 func findRepeats(raw []byte) []mergedObject {
 	w := walks.Get().(*repeatWalk)
 	defer w.release()
-	for i := skipSpace(raw, 0); i < len(raw); i = skipSpace(raw, i) {
-		next, ok := w.step(raw, i)
-		if !ok {
+	w.walker.Reset(raw, 0)
+	for {
+		tok, err := w.walker.Next()
+		if err != nil {
 			return nil
 		}
-		i = next
+		if tok == TokenEnd {
+			if w.walker.End != len(raw) {
+				return nil
+			}
+			return w.found
+		}
+		w.step(tok, raw[w.walker.Start:w.walker.End])
 	}
-	if len(w.open) > 0 {
-		return nil
-	}
-	return w.found
 }
 
-// step reads the token at raw[i] and returns the index past it.
-func (w *repeatWalk) step(raw []byte, i int) (int, bool) {
-	switch c := raw[i]; c {
-	case ',', ':':
-		return i + 1, true
-	case '{', '[':
-		w.valueStarts(i)
-		w.open = append(w.open, c)
-		if c == '{' {
-			w.objects = append(w.objects, [2]int{i, len(w.members)})
+// step takes one token of the walk, whose bytes are tok.
+func (w *repeatWalk) step(tok Token, text []byte) {
+	start, end := w.walker.Start, w.walker.End
+	switch tok {
+	case TokenKey:
+		w.members = append(w.members, member{key: text, plain: !hasEscapeOrInvalid(text), start: -1, end: -1})
+	case TokenString, TokenScalar:
+		w.valueStarts(start)
+		w.valueEnds(end)
+	case TokenObject, TokenArray:
+		w.valueStarts(start)
+		w.open = append(w.open, text[0])
+		if tok == TokenObject {
+			w.objects = append(w.objects, [2]int{start, len(w.members)})
 		}
-		return i + 1, true
-	case '}', ']':
-		return i + 1, w.close(c, i+1)
-	case '"':
-		end, err := skipString(raw, i)
-		if err != nil {
-			return i, false
-		}
-		if w.keyExpected() {
-			key := raw[i:end]
-			w.members = append(w.members, member{key: key, plain: !hasEscapeOrInvalid(key), start: -1, end: -1})
-		} else {
-			w.valueStarts(i)
-			w.valueEnds(end)
-		}
-		return end, true
+	case TokenClose:
+		w.close(end)
 	}
-	end, err := SkipValue(raw, i)
-	if err != nil || end == i {
-		return i, false
-	}
-	w.valueStarts(i)
-	w.valueEnds(end)
-	return end, true
 }
 
 // inObject reports whether the innermost open container is an object.
 func (w *repeatWalk) inObject() bool { return len(w.open) > 0 && w.open[len(w.open)-1] == '{' }
-
-// keyExpected reports whether the next string is a key: inside an object
-// whose members so far all have their values.
-func (w *repeatWalk) keyExpected() bool {
-	if !w.inObject() {
-		return false
-	}
-	first := w.objects[len(w.objects)-1][1]
-	return len(w.members) == first || w.members[len(w.members)-1].end >= 0
-}
 
 func (w *repeatWalk) valueStarts(i int) {
 	if w.inObject() && len(w.members) > 0 {
@@ -201,13 +179,10 @@ func (w *repeatWalk) valueEnds(end int) {
 	}
 }
 
-// close ends the innermost container with c, at end; it reports whether c
-// matches it.
-func (w *repeatWalk) close(c byte, end int) bool {
-	if len(w.open) == 0 || (c == '}') != w.inObject() {
-		return false
-	}
-	if c == '}' {
+// close ends the innermost container, whose closer ends at end (the Walker
+// has checked that it matches).
+func (w *repeatWalk) close(end int) {
+	if w.inObject() {
 		o := w.objects[len(w.objects)-1]
 		w.objects = w.objects[:len(w.objects)-1]
 		if ms := w.members[o[1]:]; hasRepeatedKey(ms) {
@@ -217,7 +192,6 @@ func (w *repeatWalk) close(c byte, end int) bool {
 	}
 	w.open = w.open[:len(w.open)-1]
 	w.valueEnds(end)
-	return true
 }
 
 // hasRepeatedKey reports whether two members have keys JSON.parse reads as
