@@ -17,14 +17,9 @@ func (ix *Index) Type(i int) EntryType { return ix.nodes[i].typ }
 func (ix *Index) LineNum(i int) int { return int(ix.nodes[i].line) }
 
 // Parent returns the entry number of i's parent: None for a root, and None too
-// for a parent id that names no entry (see DanglingParent).
-func (ix *Index) Parent(i int) int {
-	p := int(ix.parents[i])
-	if p == dangling {
-		return None
-	}
-	return p
-}
+// for a parent id that names no entry (see DanglingParent) and for an entry
+// that is no node (IsNode).
+func (ix *Index) Parent(i int) int { return max(int(ix.parents[i]), None) }
 
 // DanglingParent returns the parentId of entry i when it names no entry.
 func (ix *Index) DanglingParent(i int) (string, bool) {
@@ -74,11 +69,13 @@ func (ix *Index) Label(i int) (labelEntry int, ok bool) {
 func (ix *Index) Children() (children [][]int32, roots []int32) {
 	children = make([][]int32, len(ix.nodes))
 	for i, p := range ix.parents {
-		if p < 0 || int(p) == i {
+		switch {
+		case p == notNode:
+		case p < 0 || int(p) == i:
 			roots = append(roots, int32(i))
-			continue
+		default:
+			children[p] = append(children[p], int32(i))
 		}
-		children[p] = append(children[p], int32(i))
 	}
 	return children, roots
 }
@@ -93,7 +90,7 @@ func (ix *Index) Leaves() []int {
 	}
 	var leaves []int
 	for i, c := range hasChild {
-		if !c {
+		if !c && ix.IsNode(i) {
 			leaves = append(leaves, i)
 		}
 	}
@@ -159,10 +156,8 @@ func (ix *Index) cycleError(leaf int32) *CycleError {
 		cur = ix.parents[cur]
 	}
 	e := &CycleError{File: ix.Name}
-	for start := cur; ; {
-		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(int(cur)), Line: int(ix.nodes[cur].line)})
-		if cur = ix.parents[cur]; cur == start {
-			return e
-		}
+	for _, i := range ix.loop(cur) {
+		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(i), Line: ix.LineNum(i)})
 	}
+	return e
 }
