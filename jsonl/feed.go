@@ -25,7 +25,8 @@ type EntryFacts struct {
 	// v1 compaction's firstKeptEntryIndex counts by it (Index.ParsedEntry).
 	Parsed int
 	// NotNode gives the entry a number but keeps it out of the tree: a
-	// header, an object the caller drops. Its id names nothing.
+	// header, an object the caller drops. Its id is not kept (Index.ID is
+	// "") and names nothing.
 	NotNode bool
 }
 

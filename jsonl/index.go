@@ -257,7 +257,7 @@ func (ix *Index) addNode(f *lineFacts, pos int) {
 	id, hidden := f.id, !f.hasID
 	switch {
 	case f.notNode:
-		hidden = true
+		id, hidden = nil, true
 		ix.parents = append(ix.parents, notNode)
 	case ix.Version < 2:
 		id, hidden = []byte(MigratedID(ix.Header.ID, ix.nodeCount, ix.idTaken)), false
