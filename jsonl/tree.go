@@ -32,7 +32,8 @@ func (ix *Index) DanglingParent(i int) (string, bool) {
 func (ix *Index) Role(i int) string { return ix.nodes[i].role.String() }
 
 // Lookup returns the entry number for an id; with duplicate ids the later entry
-// wins, as in Pi.
+// wins, as in Pi. An entry without an id is never found (not even by ""), nor
+// one that is no node (IsNode).
 func (ix *Index) Lookup(id string) (int, bool) {
 	i, ok := ix.ids.lookup([]byte(id))
 	return int(i), ok
