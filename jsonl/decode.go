@@ -145,8 +145,8 @@ func (ix *Index) migrateV1(e *Entry) {
 	if err != nil {
 		return
 	}
-	if idx >= 0 && idx < len(ix.parsed) && ix.parsed[idx] >= 0 {
-		e.Obj.Set(RefFirstKept.String(), QuoteString(ix.ID(int(ix.parsed[idx]))))
+	if kept, ok := ix.ParsedEntry(idx); ok {
+		e.Obj.Set(RefFirstKept.String(), QuoteString(ix.ID(kept)))
 	}
 	e.Obj.Delete("firstKeptEntryIndex")
 }

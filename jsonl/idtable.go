@@ -20,19 +20,32 @@ type idTable struct {
 	seed   maphash.Seed
 	slots  []uint64 // hash tag << 32 | entry number + 1; 0 is an empty slot
 	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
-	refs   []uint64 // each entry's id: block << 44 | position << 24 | length
+	refs   []uint64 // each entry's id: hidden bit | block << 44 | position << 24 | length
 	chunks [][]byte
 	count  int // distinct ids in slots
 
-	placed  int      // entries before this one are in slots; place puts the rest
-	dups    bool     // some id was placed twice
-	hashes  []uint64 // place's scratch
-	touched uint64   // place's first reads of the slots, kept so they are done
+	// same, when set, says whether a later entry with an earlier one's id
+	// is that entry written twice (a repeat): the id then keeps naming the
+	// earlier one.
+	same    func(earlier, later int32) bool
+	dupes   []duplicate // entries placed while their id named an earlier entry
+	placed  int         // entries before this one are in slots; place puts the rest
+	hashes  []uint64    // place's scratch
+	touched uint64      // place's first reads of the slots, kept so they are done
+}
+
+// duplicate is an entry whose id named an earlier entry when it was placed.
+type duplicate struct {
+	earlier, entry int32
+	repeat         bool // same said so: the id still names earlier
 }
 
 const (
 	refLenBits = 24
 	refPosBits = 20
+	// refHidden marks an entry its id must never name: one without a string
+	// id, or one that is not a node of the tree.
+	refHidden = 1 << 63
 )
 
 // placeBatch is how many added entries wait before place puts them in the
@@ -44,10 +57,15 @@ func newIDTable() *idTable {
 }
 
 // add records the id of the next entry (number len(ids)), which becomes the
-// one the id resolves to, as the later duplicate wins in Pi. The entry waits
+// one the id resolves to, as the later duplicate wins in Pi, unless the
+// entry is hidden: then its id is kept but names nothing. The entry waits
 // for the next batch before it is placed in the slots.
-func (t *idTable) add(id []byte) {
-	t.refs = append(t.refs, t.intern(id))
+func (t *idTable) add(id []byte, hidden bool) {
+	ref := t.intern(id)
+	if hidden {
+		ref |= refHidden
+	}
+	t.refs = append(t.refs, ref)
 	if len(t.refs)-t.placed >= placeBatch {
 		t.place()
 	}
@@ -67,23 +85,39 @@ func (t *idTable) place() {
 		t.touched += t.slots[h>>t.shift]
 	}
 	for k, h := range hashes {
-		entry := int32(t.placed + k)
-		slot, found := t.find(t.id(entry), h)
-		if found {
-			t.dups = true
-		} else {
-			t.count++
+		if entry := int32(t.placed + k); t.refs[entry]&refHidden == 0 {
+			t.placeOne(entry, h)
 		}
-		t.slots[slot] = slotWord(h, entry)
 	}
 	t.placed, t.hashes = len(t.refs), hashes
 }
 
-// duplicates reports whether some id was added twice.
-func (t *idTable) duplicates() bool {
-	t.place()
-	return t.dups
+// placeOne makes entry's id, whose hash is h, name it, unless it repeats the
+// entry the id names already.
+func (t *idTable) placeOne(entry int32, h uint64) {
+	slot, found := t.find(t.id(entry), h)
+	if !found {
+		t.count++
+		t.slots[slot] = slotWord(h, entry)
+		return
+	}
+	earlier := slotEntry(t.slots[slot])
+	repeat := t.same != nil && t.same(earlier, entry)
+	t.dupes = append(t.dupes, duplicate{earlier: earlier, entry: entry, repeat: repeat})
+	if !repeat {
+		t.slots[slot] = slotWord(h, entry)
+	}
 }
+
+// duplicates returns the entries placed while their id named an earlier
+// entry, in entry order.
+func (t *idTable) duplicates() []duplicate {
+	t.place()
+	return t.dupes
+}
+
+// hidden reports whether entry i's id names nothing (see add).
+func (t *idTable) hidden(i int32) bool { return t.refs[i]&refHidden != 0 }
 
 // slotWord is what a slot holds for entry, whose id hashes to h.
 func slotWord(h uint64, entry int32) uint64 { return h&^(1<<32-1) | uint64(entry+1) }
@@ -138,7 +172,7 @@ func (t *idTable) grow() {
 
 // id returns entry i's id as a string over its block, without copying.
 func (t *idTable) id(i int32) string {
-	ref := t.refs[i]
+	ref := t.refs[i] &^ refHidden
 	n := int(ref & (1<<refLenBits - 1))
 	if n == 0 {
 		return ""

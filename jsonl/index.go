@@ -22,8 +22,18 @@ type node struct {
 	typ    EntryType
 	role   Role   // message entries: the message's role
 	plain  bool   // message entries: content is not null and "message" is the last key
+	facts  facts  // what its id and parentId hold
 	msgOff uint32 // message entries: where the message object starts in the line
 }
+
+// facts packs what an entry's id and parentId hold into the node's spare
+// byte: its ParentValue, and whether it lacks a string id.
+type facts uint8
+
+const (
+	factsParent facts = 3 // the bits of the ParentValue
+	factsNoID   facts = 4 // v2 and v3: "id" is absent or not a string
+)
 
 // Index is the one-pass offset index of a session file: every entry as a small
 // integer with its type, id, parent and position, and nothing else. Entries are
@@ -51,12 +61,16 @@ type Index struct {
 	Truncated bool
 
 	nodes       []node
-	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one
+	parents     []int32          // each entry's parent entry: None for a root, dangling for a missing one, notNode
 	pending     map[int32]string // during the pass: parents named before their entry was read
+	pendingRefs map[int32]string // during the pass: references named before their entry was read
 	parsedLines int              // during the pass: lines Pi's loader parses, headers included
+	lastNode    int32            // during the pass: the last node added, None before the first
+	nodeCount   int              // during the pass: the nodes added, the position of the next one
 	ids         *idTable
 	labels      map[string]int32 // target id → the label entry that set its current label
 	dangling    map[int32]string // entries whose parentId names no entry → that parentId
+	refs        map[int32]int32  // entries whose reference key names an entry → that entry
 	parsed      []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
 	ra          io.ReaderAt
 	mu          sync.Mutex // guards win, so entries can be decoded from several goroutines
@@ -94,7 +108,8 @@ func BuildIndex(src *Source) (*Index, error) {
 // newIndex returns an empty index of the session named name, whose entries
 // are decoded from ra.
 func newIndex(name string, ra io.ReaderAt) *Index {
-	return &Index{Name: name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{}, ra: ra}
+	return &Index{Name: name, Version: CurrentVersion, ids: newIDTable(), labels: map[string]int32{}, pending: map[int32]string{},
+		pendingRefs: map[int32]string{}, refs: map[int32]int32{}, lastNode: None, ra: ra}
 }
 
 // IndexFile opens and indexes a file by name ("-" for stdin). The returned
@@ -126,14 +141,22 @@ func (ix *Index) scan(sc *Scanner) error {
 	return sc.Err()
 }
 
-// lineFacts is what the index keeps of one line once it has been skimmed.
-// The byte fields are raw JSON values; line.Bytes is kept for headers only.
+// lineFacts is what the index keeps of one line once it has been skimmed,
+// or of one entry a caller gives (IndexBuilder.Add). The text fields are
+// decoded, and still point into the line (or the caller's strings);
+// line.Bytes is kept for headers only.
 type lineFacts struct {
-	line                                   Line
-	valid                                  bool // a JSON object, as Pi's loader needs
-	header                                 bool
-	node                                   node
-	id, parentID, refValue, label, version []byte // refValue: of the type's reference key
+	line    Line
+	valid   bool // a JSON object, as Pi's loader needs
+	header  bool
+	notNode bool // IndexBuilder only: EntryFacts.NotNode
+	node    node
+	version []byte // headers: the raw "version" value
+	// id, parentID (when parent is ParentNamed), ref (the value of the
+	// type's reference key) and label, decoded.
+	id, parentID, ref, label []byte
+	hasID, hasRef            bool
+	parent                   ParentValue
 }
 
 // factsOf turns a skimmed line into its facts; the byte fields still point
@@ -146,7 +169,15 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	}
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
 	f.header = n.typ == TypeSession
-	f.id, f.parentID, f.refValue, f.label, f.version = s.ID, s.ParentID, s.Refs[n.typ.Ref()], s.Label, s.Version
+	f.version = s.Version
+	f.id, f.hasID = textBytes(s.ID)
+	f.parent, f.parentID = parentValueOf(s.ParentID)
+	if k := n.typ.Ref(); k != NoRef {
+		f.ref, f.hasRef = textBytes(s.Refs[k])
+	}
+	if n.typ == TypeLabel {
+		f.label, _ = textBytes(s.Label)
+	}
 	if n.typ == TypeMessage && s.Message != nil {
 		n.role = RoleOf(s.Msg.Role)
 		n.plain = s.MessageLast && !IsNull(s.Msg.Content) && closesAt(l.Bytes, s.MessageOffset+len(s.Message))
@@ -158,6 +189,21 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 		f.line.Bytes = nil
 	}
 	return f
+}
+
+// parentValueOf reads a raw parentId value: what it holds, and the id it
+// names (decoded) when it is a non-empty string.
+func parentValueOf(raw []byte) (ParentValue, []byte) {
+	switch {
+	case len(raw) == 0 || raw[0] == 'n':
+		return NoParentValue, nil
+	case raw[0] != '"':
+		return ParentNotString, nil
+	}
+	if id, _ := textBytes(raw); len(id) > 0 {
+		return ParentNamed, id
+	}
+	return ParentEmpty, nil
 }
 
 // take adds one line's facts to the index, in file order.
@@ -172,7 +218,7 @@ func (ix *Index) take(f *lineFacts) {
 		ix.noteHeader(f)
 	default:
 		ix.parsedLines++
-		ix.addNode(f)
+		ix.addNode(f, ix.parsedLines-1)
 	}
 }
 
@@ -203,43 +249,70 @@ func (ix *Index) noteHeader(f *lineFacts) {
 	}
 }
 
-func (ix *Index) addNode(f *lineFacts) {
+// addNode adds an entry; pos is its position among the lines JSON.parse
+// reads (None for none), which a v1 compaction's firstKeptEntryIndex counts.
+func (ix *Index) addNode(f *lineFacts, pos int) {
 	i := int32(len(ix.nodes))
-	var id []byte
-	if ix.Version < 2 {
-		id = []byte(MigratedID(ix.Header.ID, int(i), ix.idTaken))
-		ix.noteParsed(ix.parsedLines-1, i)
-		ix.parents = append(ix.parents, i-1) // v1: a chain; -1 is None for the first
-	} else {
-		id = idBytes(f.id)
-		ix.parents = append(ix.parents, ix.parentOf(i, f.parentID))
+	n := f.node
+	id, hidden := f.id, !f.hasID
+	switch {
+	case f.notNode:
+		id, hidden = nil, true
+		ix.parents = append(ix.parents, notNode)
+	case ix.Version < 2:
+		id, hidden = []byte(MigratedID(ix.Header.ID, ix.nodeCount, ix.idTaken)), false
+		if pos >= 0 {
+			ix.noteParsed(pos, i)
+		}
+		if ix.lastNode != None {
+			n.facts = facts(ParentNamed)
+		}
+		ix.parents = append(ix.parents, ix.lastNode) // v1: a chain
+	default:
+		n.facts = facts(f.parent)
+		if !f.hasID {
+			n.facts |= factsNoID
+		}
+		ix.parents = append(ix.parents, ix.parentOf(i, f))
 	}
-	ix.nodes = append(ix.nodes, f.node)
-	ix.ids.add(id)
-	if f.node.typ == TypeLabel && f.refValue != nil {
-		target, _ := text(f.refValue)
-		label, _ := text(f.label)
-		ix.noteLabel(target, label, i)
+	ix.nodes = append(ix.nodes, n)
+	ix.ids.add(id, hidden)
+	if f.notNode {
+		return
+	}
+	ix.lastNode, ix.nodeCount = i, ix.nodeCount+1
+	if n.typ.Ref() != NoRef && f.hasRef {
+		ix.noteRef(i, f.ref)
+	}
+	if n.typ == TypeLabel && f.hasRef {
+		ix.noteLabel(string(f.ref), string(f.label), i)
 	}
 }
 
 // parentOf resolves a parentId to an entry already indexed when it can; a
 // parent not seen yet is kept by name until link.
-func (ix *Index) parentOf(i int32, raw []byte) int32 {
-	if len(raw) < 2 || raw[0] != '"' || len(raw) == 2 {
+func (ix *Index) parentOf(i int32, f *lineFacts) int32 {
+	if f.parent != ParentNamed {
 		return None // null, absent, "" or not a string: a root, as in Pi
 	}
-	if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
-		if i > 0 && ix.ids.id(i-1) == string(inner) {
-			return i - 1 // the usual case, and the latest entry with that id
-		}
-		if p, ok := ix.ids.lookup(inner); ok {
-			return p
-		}
+	if i > 0 && !ix.ids.hidden(i-1) && ix.ids.id(i-1) == string(f.parentID) {
+		return i - 1 // the usual case, and the latest entry with that id
 	}
-	pid, _ := text(raw)
-	ix.pending[i] = pid
+	if p, ok := ix.ids.lookup(f.parentID); ok {
+		return p
+	}
+	ix.pending[i] = string(f.parentID)
 	return dangling
+}
+
+// noteRef resolves entry i's reference to an entry already indexed when it
+// can, and keeps it by name until link otherwise.
+func (ix *Index) noteRef(i int32, ref []byte) {
+	if p, ok := ix.ids.lookup(ref); ok {
+		ix.refs[i] = p
+		return
+	}
+	ix.pendingRefs[i] = string(ref)
 }
 
 // parseTypeRaw maps a raw "type" value to its EntryType, without allocating
@@ -276,10 +349,20 @@ func (ix *Index) idTaken(id string) bool {
 	return taken
 }
 
-// link resolves the parents named before their entry was read, and, when ids
-// repeat, points every child at the last entry with its parent's id, as Pi's
-// lookups do.
+// link resolves the parents and references named before their entry was
+// read, and, when ids repeat, points them at the last entry with the id
+// they name, as Pi's lookups do. An entry that repeats an earlier one
+// (idTable.same) is no node.
 func (ix *Index) link() {
+	dupes := ix.ids.duplicates()
+	for _, d := range dupes {
+		if d.repeat {
+			ix.parents[d.entry] = notNode
+			delete(ix.pending, d.entry)
+			delete(ix.pendingRefs, d.entry)
+			delete(ix.refs, d.entry)
+		}
+	}
 	for i, pid := range ix.pending {
 		if p, ok := ix.ids.lookup([]byte(pid)); ok {
 			ix.parents[i] = p
@@ -287,14 +370,33 @@ func (ix *Index) link() {
 		}
 	}
 	ix.dangling, ix.pending = ix.pending, nil
-	if ix.ids.duplicates() {
-		for i, p := range ix.parents {
-			if p >= 0 {
-				ix.parents[i], _ = ix.ids.lookup([]byte(ix.ids.id(p)))
-			}
+	for i, ref := range ix.pendingRefs {
+		if p, ok := ix.ids.lookup([]byte(ref)); ok {
+			ix.refs[i] = p
 		}
 	}
+	ix.pendingRefs = nil
+	if len(dupes) > 0 {
+		ix.latestHolders()
+	}
 }
+
+// latestHolders points every parent and reference at the last entry with
+// the id it names.
+func (ix *Index) latestHolders() {
+	for i, p := range ix.parents {
+		if p >= 0 {
+			ix.parents[i], _ = ix.ids.lookup([]byte(ix.ids.id(p)))
+		}
+	}
+	for i, r := range ix.refs {
+		ix.refs[i], _ = ix.ids.lookup([]byte(ix.ids.id(r)))
+	}
+}
+
+// notNode is the parent of an entry that is no node of the tree (see
+// EntryFacts.NotNode and IndexOptions.Same).
+const notNode = -3
 
 // dangling marks an entry whose parentId names no entry.
 const dangling = -2
@@ -303,16 +405,16 @@ const dangling = -2
 // end, with nothing (not even white space) between.
 func closesAt(line []byte, end int) bool { return len(line) == end+1 }
 
-// idBytes returns the text of a raw id value: the bytes between the quotes
-// when there is no escape, the decoded string otherwise, and nothing for a
-// missing or non-string id.
-func idBytes(raw []byte) []byte {
+// textBytes returns the text of a raw string value: the bytes between the
+// quotes when there is no escape, the decoded string otherwise; nothing and
+// false for a missing or non-string value.
+func textBytes(raw []byte) ([]byte, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
-		return nil
+		return nil, false
 	}
 	if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
-		return inner
+		return inner, true
 	}
-	id, _ := DecodeString(raw)
-	return []byte(id)
+	s, _ := DecodeString(raw)
+	return []byte(s), true
 }

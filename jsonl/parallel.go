@@ -211,7 +211,7 @@ func (a *blockArena) reset() { a.used = 0 }
 // detach copies the facts' byte fields out of the scanner's buffer. A header
 // line is copied whole.
 func (f *lineFacts) detach(a *blockArena) {
-	f.id, f.parentID, f.refValue, f.label, f.version = a.copy(f.id), a.copy(f.parentID), a.copy(f.refValue), a.copy(f.label), a.copy(f.version)
+	f.id, f.parentID, f.ref, f.label, f.version = a.copy(f.id), a.copy(f.parentID), a.copy(f.ref), a.copy(f.label), a.copy(f.version)
 	if f.line.Bytes != nil {
 		f.line.Bytes = append([]byte(nil), f.line.Bytes...)
 	}

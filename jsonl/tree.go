@@ -20,14 +20,9 @@ func (ix *Index) LineNum(i int) int { return int(ix.nodes[i].line) }
 func (ix *Index) Offset(i int) int64 { return ix.nodes[i].offset }
 
 // Parent returns the entry number of i's parent: None for a root, and None too
-// for a parent id that names no entry (see DanglingParent).
-func (ix *Index) Parent(i int) int {
-	p := int(ix.parents[i])
-	if p == dangling {
-		return None
-	}
-	return p
-}
+// for a parent id that names no entry (see DanglingParent) and for an entry
+// that is no node (IsNode).
+func (ix *Index) Parent(i int) int { return max(int(ix.parents[i]), None) }
 
 // DanglingParent returns the parentId of entry i when it names no entry.
 func (ix *Index) DanglingParent(i int) (string, bool) {
@@ -40,7 +35,8 @@ func (ix *Index) DanglingParent(i int) (string, bool) {
 func (ix *Index) Role(i int) string { return ix.nodes[i].role.String() }
 
 // Lookup returns the entry number for an id; with duplicate ids the later entry
-// wins, as in Pi.
+// wins, as in Pi. An entry without an id is never found (not even by ""), nor
+// one that is no node (IsNode).
 func (ix *Index) Lookup(id string) (int, bool) {
 	i, ok := ix.ids.lookup([]byte(id))
 	return int(i), ok
@@ -77,11 +73,13 @@ func (ix *Index) Label(i int) (labelEntry int, ok bool) {
 func (ix *Index) Children() (children [][]int32, roots []int32) {
 	children = make([][]int32, len(ix.nodes))
 	for i, p := range ix.parents {
-		if p < 0 || int(p) == i {
+		switch {
+		case p == notNode:
+		case p < 0 || int(p) == i:
 			roots = append(roots, int32(i))
-			continue
+		default:
+			children[p] = append(children[p], int32(i))
 		}
-		children[p] = append(children[p], int32(i))
 	}
 	return children, roots
 }
@@ -96,7 +94,7 @@ func (ix *Index) Leaves() []int {
 	}
 	var leaves []int
 	for i, c := range hasChild {
-		if !c {
+		if !c && ix.IsNode(i) {
 			leaves = append(leaves, i)
 		}
 	}
@@ -162,10 +160,8 @@ func (ix *Index) cycleError(leaf int32) *CycleError {
 		cur = ix.parents[cur]
 	}
 	e := &CycleError{File: ix.Name}
-	for start := cur; ; {
-		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(int(cur)), Line: int(ix.nodes[cur].line)})
-		if cur = ix.parents[cur]; cur == start {
-			return e
-		}
+	for _, i := range ix.loop(cur) {
+		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(i), Line: ix.LineNum(i)})
 	}
+	return e
 }

@@ -121,9 +121,9 @@ func validateFacts(a *analysed, loaded []bool) []agreeFacts {
 			f.parentID = e.parent
 		}
 		if a.s.version < 2 {
-			f.id, f.parentID = a.s.tree.ids[i], ""
-			if p := a.s.tree.parent[i]; p >= 0 {
-				f.parentID = a.s.tree.ids[p]
+			f.id, f.parentID = a.s.ix.ID(i), ""
+			if p := a.s.ix.Parent(i); p >= 0 {
+				f.parentID = a.s.ix.ID(p)
 			}
 		}
 		out = append(out, f)

@@ -79,21 +79,13 @@ func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
 	switch e.role {
 	case jsonl.AssistantRole, jsonl.ToolResultRole:
 		if k != 'a' {
-			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be an array of blocks", e.id, roleLabel(e.role))
+			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be an array of blocks", e.id, e.role)
 		}
 	case jsonl.UserRole, jsonl.SystemRole, jsonl.CustomRole:
 		if k != 'a' && k != 's' {
-			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be a string or an array of blocks", e.id, roleLabel(e.role))
+			fs.add("message.content-type", e.line, e.off, "message %s: %s content must be a string or an array of blocks", e.id, e.role)
 		}
 	}
-}
-
-// roleLabel names a role in a finding: "message" for none or an unknown one.
-func roleLabel(r jsonl.Role) string {
-	if name := r.String(); name != "" {
-		return name
-	}
-	return "message"
 }
 
 // kindOf is the JSON kind of a value: 's'tring, 'a'rray, 'o'bject, 'n'ull,

@@ -48,9 +48,9 @@ type plan struct {
 	newID    []string
 	parent   []int // new parent entry, noParent for a root
 	removed  []bool
-	ref      []string // each entry's targetId, fromId or firstKeptEntryId after renames
-	byID     map[string]int
-	migrate  bool // rename hookMessage roles (v1 and v2 files)
+	ref      []string     // each entry's targetId, fromId or firstKeptEntryId after renames
+	relinked *jsonl.Index // the tree of newID, parent and ref, over m.entries (planPaths)
+	migrate  bool         // rename hookMessage roles (v1 and v2 files)
 	visit    []lineRec
 	fixes    []Fix
 	quarant  bool
@@ -134,64 +134,67 @@ func (h *hashStream) Read(p []byte) (int, error) {
 // the nearest earlier surviving entry, so the conversation stays one path.
 func (pl *plan) planLinks() {
 	m := pl.a.m
-	latest := map[string]int{}
-	cyc := cycleMembers(pl.a.s.tree)
+	cyc := cycleMembers(pl.a.s.ix)
 	prev := noParent
 	for i := range m.entries {
 		e := &m.entries[i]
 		if e.header {
 			continue
 		}
-		if !pl.assignID(i, e, latest) {
+		if !pl.assignID(i, e) {
 			continue
 		}
-		pl.linkParent(i, e, latest, prev, cyc)
-		if e.hasID {
-			latest[e.id] = i
-		}
+		pl.linkParent(i, e, prev, cyc)
 		prev = i
 	}
 	pl.resolveRefs()
 }
 
 // assignID keeps, renews or drops (a byte-for-byte repeat) entry i's id.
-func (pl *plan) assignID(i int, e *entry, latest map[string]int) bool {
-	m := pl.a.m
-	j, seen := latest[e.id]
+func (pl *plan) assignID(i int, e *entry) bool {
+	m, ix := pl.a.m, pl.a.s.ix
+	d, seen := ix.DuplicateOf(i)
 	switch {
 	case !e.hasID:
 		pl.newID[i] = pl.freshID(e.line)
 		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
 		pl.fix("ids.missing", e.line, "gave the %s entry without an id the id %s", typeLabel(e), pl.newID[i])
-	case seen && m.same(i, j):
+	case seen && d.Repeat:
 		pl.ch(i).drop, pl.removed[i] = dropRepeat, true
-		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", e.id, m.entries[j].line)
+		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", ix.ID(i), m.entries[d.Earlier].line)
 		return false
 	case seen:
 		pl.newID[i] = pl.freshID(e.line)
 		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
-		pl.fix("ids.duplicate-conflict", e.line, "renamed entry %s to %s (line %d has the id too); later entries that name %s now name %s", e.id, pl.newID[i], m.entries[j].line, e.id, pl.newID[i])
+		id := ix.ID(i)
+		pl.fix("ids.duplicate-conflict", e.line, "renamed entry %s to %s (line %d has the id too); later entries that name %s now name %s", id, pl.newID[i], m.entries[d.Earlier].line, id, pl.newID[i])
 	default:
-		pl.newID[i] = e.id
+		pl.newID[i] = ix.ID(i)
 	}
 	return true
 }
 
-func (pl *plan) linkParent(i int, e *entry, latest map[string]int, prev int, cyc map[int]bool) {
+// linkParent gives entry i the latest earlier entry its parentId names as
+// its parent, or, when there is none, prev.
+func (pl *plan) linkParent(i int, e *entry, prev int, cyc map[int]bool) {
+	ix := pl.a.s.ix
 	pl.parent[i] = noParent
-	if e.pkind == parentAbsent || e.pkind == parentNull {
+	if ix.ParentValue(i) == jsonl.NoParentValue {
 		return
 	}
-	if j, ok := latest[e.parent]; ok && e.pkind == parentString {
-		pl.parent[i] = j
-		if pl.newID[j] != e.parent {
-			pl.set(i, "parentId", jsonl.QuoteString(pl.newID[j]))
+	named := ix.Parent(i)
+	if named != jsonl.None {
+		if j, ok := ix.LatestBefore(named, i); ok {
+			pl.parent[i] = j
+			if pl.newID[j] != ix.ID(j) {
+				pl.set(i, "parentId", jsonl.QuoteString(pl.newID[j]))
+			}
+			return
 		}
-		return
 	}
 	pl.parent[i] = prev
 	code := "parents.dangling"
-	if _, later := pl.a.s.tree.byID[e.parent]; later && e.pkind == parentString {
+	if named != jsonl.None {
 		code = "parents.after-child"
 	}
 	if cyc[i] {
@@ -204,12 +207,12 @@ func (pl *plan) linkParent(i int, e *entry, latest map[string]int, prev int, cyc
 		val = jsonl.QuoteString(pl.newID[prev])
 	}
 	pl.set(i, "parentId", val)
-	pl.fix(code, e.line, "entry %s named parent %s, which is not written before it; %s", pl.newID[i], clip([]byte(e.parent)), to)
+	pl.fix(code, e.line, "entry %s named parent %s, which is not written before it; %s", pl.newID[i], clip([]byte(parentName(ix, i))), to)
 }
 
-func cycleMembers(t *tree) map[int]bool {
+func cycleMembers(ix *jsonl.Index) map[int]bool {
 	out := map[int]bool{}
-	for _, c := range t.cycles() {
+	for _, c := range ix.Cycles() {
 		for _, i := range c {
 			out[i] = true
 		}
@@ -220,19 +223,18 @@ func cycleMembers(t *tree) map[int]bool {
 // resolveRefs points targetId, fromId and firstKeptEntryId at the renamed
 // entry when the id they name was renamed (the latest earlier entry wins).
 func (pl *plan) resolveRefs() {
-	m := pl.a.m
-	latest := map[string]int{}
+	m, ix := pl.a.m, pl.a.s.ix
 	for i := range m.entries {
-		e := &m.entries[i]
 		if pl.removed[i] {
 			continue
 		}
-		if j, ok := latest[e.ref]; ok && e.hasRef && pl.newID[j] != e.ref {
-			pl.ref[i] = pl.newID[j]
-			pl.set(i, e.typ.Ref().String(), jsonl.QuoteString(pl.newID[j]))
+		named, ok := ix.Ref(i)
+		if !ok {
+			continue
 		}
-		if e.hasID {
-			latest[e.id] = i
+		if j, ok := ix.LatestBefore(named, i); ok && pl.newID[j] != ix.ID(j) {
+			pl.ref[i] = pl.newID[j]
+			pl.set(i, m.entries[i].typ.Ref().String(), jsonl.QuoteString(pl.newID[j]))
 		}
 	}
 }
@@ -240,18 +242,18 @@ func (pl *plan) resolveRefs() {
 // planV1 migrates a v1 file: the ids validate derived, one chain, and
 // firstKeptEntryIndex replaced by firstKeptEntryId.
 func (pl *plan) planV1() {
-	t := pl.a.s.tree
+	ix := pl.a.s.ix
 	prev := noParent
 	for i := range pl.a.m.entries {
 		if pl.removed[i] {
 			continue
 		}
-		pl.newID[i], pl.parent[i] = t.ids[i], prev
+		pl.newID[i], pl.parent[i] = ix.ID(i), prev
 		parent := []byte("null")
 		if prev >= 0 {
-			parent = jsonl.QuoteString(t.ids[prev])
+			parent = jsonl.QuoteString(ix.ID(prev))
 		}
-		pl.set(i, "id", jsonl.QuoteString(t.ids[i]))
+		pl.set(i, "id", jsonl.QuoteString(ix.ID(i)))
 		pl.set(i, "parentId", parent)
 		pl.planV1Kept(i)
 		prev = i
@@ -263,7 +265,7 @@ func (pl *plan) planV1Kept(i int) {
 	if e.typ != jsonl.TypeCompaction || e.keptIdx < 0 {
 		return
 	}
-	if k, ok := pl.a.s.keptOf(i); ok {
+	if k, ok := pl.a.s.keptOf(pl.a.m)(i); ok {
 		pl.ref[i] = pl.newID[k]
 		pl.set(i, jsonl.RefFirstKept.String(), jsonl.QuoteString(pl.newID[k]))
 	}

@@ -14,9 +14,9 @@ const interruptedText = "The run was interrupted before this tool call returned 
 // off its branch becomes retain-none, and with CloseToolCalls unanswered
 // calls get error results.
 func (pl *plan) planPaths() error {
-	issues := checkPaths(pl.newTree(), pl.keptOf)
+	issues := checkPaths(pl.a.m, pl.relink(), pl.keptOf)
 	if pl.dropOrphans(issues) {
-		issues = checkPaths(pl.newTree(), pl.keptOf)
+		issues = checkPaths(pl.a.m, pl.relink(), pl.keptOf)
 	}
 	for _, is := range issues {
 		if err := pl.planIssue(is); err != nil {
@@ -26,15 +26,21 @@ func (pl *plan) planPaths() error {
 	return nil
 }
 
-func (pl *plan) newTree() *tree {
-	t := &tree{m: pl.a.m, ids: pl.newID, parent: pl.parent, skip: pl.removed, byID: make(map[string]int, len(pl.newID))}
-	for i, id := range pl.newID {
-		if !pl.removed[i] {
-			t.byID[id] = i
+// relink indexes the tree the plan has made so far: newID, parent and ref,
+// the removed objects being no nodes.
+func (pl *plan) relink() *jsonl.Index {
+	b := jsonl.NewIndexBuilder(pl.a.m.name, jsonl.IndexOptions{})
+	for i := range pl.a.m.entries {
+		e := &pl.a.m.entries[i]
+		f := jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: pl.newID[i], HasID: true,
+			Ref: pl.ref[i], HasRef: e.hasRef || pl.ref[i] != "", Parsed: -1, NotNode: pl.removed[i]}
+		if p := pl.parent[i]; p >= 0 {
+			f.Parent, f.ParentID = jsonl.ParentNamed, pl.newID[p]
 		}
+		b.Add(&f)
 	}
-	pl.byID = t.byID
-	return t
+	pl.relinked = b.Index()
+	return pl.relinked
 }
 
 func (pl *plan) keptOf(i int) (int, bool) {
@@ -45,8 +51,7 @@ func (pl *plan) keptOf(i int) (int, bool) {
 	if pl.ref[i] == pl.newID[i] {
 		return i, true
 	}
-	j, ok := pl.byID[pl.ref[i]]
-	return j, ok
+	return pl.relinked.Ref(i)
 }
 
 // dropOrphans moves tool results whose call is on no branch above them to

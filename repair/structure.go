@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -14,7 +15,21 @@ type structure struct {
 	version     int // 1, 2 or 3; 3 when unknown or missing
 	firstEntry  int // the first entry that is not a header, -1 when none
 	headerFirst bool
-	tree        *tree
+	// ix is the tree of every object of the model (m.entries[i] is its
+	// entry i), those of lines Pi drops included: the tree as it will be
+	// once repaired. Headers are no nodes, nor are byte-for-byte repeats.
+	ix *jsonl.Index
+}
+
+// nodes counts the entries of the tree.
+func (s *structure) nodes() int {
+	n := 0
+	for i := range s.ix.Len() {
+		if s.ix.IsNode(i) {
+			n++
+		}
+	}
+	return n
 }
 
 // analyseStructure checks the header, ids, parents and every branch, adding
@@ -22,10 +37,13 @@ type structure struct {
 func analyseStructure(m *model, fs *findings) *structure {
 	s := &structure{header: -1, firstEntry: -1, version: jsonl.CurrentVersion}
 	checkHeaders(m, s, fs)
-	s.tree = piTree(m, s, fs)
-	checkLinks(s.tree, fs)
-	reportIssues(s.tree, checkPaths(s.tree, s.keptOf), fs)
-	checkRefs(s.tree, fs)
+	s.ix = indexModel(m, s)
+	p := s.ix.Problems()
+	checkIDs(m, s, p, fs)
+	checkParents(m, s, p, fs)
+	checkLinks(m, s, p, fs)
+	reportIssues(m, s.ix, checkPaths(m, s.ix, s.keptOf(m)), fs)
+	checkRefs(m, s, p, fs)
 	return s
 }
 
@@ -78,134 +96,108 @@ func checkHeader(m *model, s *structure, e *entry, fs *findings) {
 	}
 }
 
-// piTree links entries as Pi does: with duplicate ids the later entry wins,
-// and v1 entries form one chain with generated ids.
-func piTree(m *model, s *structure, fs *findings) *tree {
-	n := len(m.entries)
-	t := &tree{m: m, ids: make([]string, n), parent: make([]int, n), skip: make([]bool, n), byID: make(map[string]int, n)}
-	headerID := ""
+// indexModel links the model's objects as Pi does: with duplicate ids the
+// later entry wins, except that an entry written twice byte for byte is one
+// node, its first copy; v1 entries form one chain with generated ids.
+func indexModel(m *model, s *structure) *jsonl.Index {
+	opts := jsonl.IndexOptions{Version: s.version, Same: m.same}
 	if s.header >= 0 {
-		headerID = m.entries[s.header].id
+		opts.SessionID = m.entries[s.header].id
 	}
-	prev, pos := noParent, 0
+	b := jsonl.NewIndexBuilder(m.name, opts)
 	for i := range m.entries {
 		e := &m.entries[i]
-		if t.skip[i] = e.header; e.header {
-			continue
-		}
-		t.ids[i] = e.id
-		if s.version < 2 {
-			t.ids[i], t.parent[i] = jsonl.MigratedID(headerID, pos, t.idTaken), prev
-			prev, pos = i, pos+1
-		} else if noteID(t, i, fs); t.skip[i] {
-			continue
-		}
-		t.byID[t.ids[i]] = i
+		b.Add(&jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: e.id, HasID: e.hasID,
+			Parent: parentValue(e.pkind), ParentID: e.parent, Ref: e.ref, HasRef: e.hasRef, Parsed: e.parsed, NotNode: e.header})
 	}
-	if s.version >= 2 {
-		linkParents(t, fs)
-	}
-	return t
+	return b.Index()
 }
 
-func noteID(t *tree, i int, fs *findings) {
-	e := &t.m.entries[i]
-	if !e.hasID {
+// parentValue is jsonl's name for what a parentId holds.
+func parentValue(k parentKind) jsonl.ParentValue {
+	switch k {
+	case parentString:
+		return jsonl.ParentNamed
+	case parentOther:
+		return jsonl.ParentNotString
+	}
+	return jsonl.NoParentValue
+}
+
+// checkIDs reports entries without an id and ids used twice.
+func checkIDs(m *model, s *structure, p *jsonl.Problems, fs *findings) {
+	for _, i := range p.NoID {
+		e := &m.entries[i]
 		fs.add("ids.missing", e.line, e.off, "a %s entry without a string id", typeLabel(e))
-		return
 	}
-	j, seen := t.byID[e.id]
-	switch {
-	case !seen:
-	case t.m.same(i, j):
-		// The same entry twice: one node, whichever copy Pi picks.
-		t.skip[i] = true
-		fs.add("ids.duplicate-identical", e.line, e.off, "entry %s repeats line %d byte for byte (a re-flush)", e.id, t.m.entries[j].line)
-	default:
-		fs.add("ids.duplicate-conflict", e.line, e.off, "id %s is also used by a different entry on line %d; Pi keeps only this one", e.id, t.m.entries[j].line)
-	}
-}
-
-func linkParents(t *tree, fs *findings) {
-	for i := range t.m.entries {
-		e := &t.m.entries[i]
-		if t.skip[i] {
+	for _, d := range p.Duplicates {
+		e, j := &m.entries[d.Entry], d.Earlier
+		if d.Repeat {
+			// The same entry twice: one node, whichever copy Pi picks.
+			fs.add("ids.duplicate-identical", e.line, e.off, "entry %s repeats line %d byte for byte (a re-flush)", s.ix.ID(d.Entry), m.entries[j].line)
 			continue
 		}
-		t.parent[i] = noParent
-		switch e.pkind {
-		case parentString:
-			if p, ok := t.byID[e.parent]; ok {
-				t.parent[i] = p
-				continue
-			}
-			t.parent[i] = dangling
-			fs.add("parents.dangling", e.line, e.off, "entry %s names parent %s, which is not in the file; Pi loses everything before it", e.id, e.parent)
-		case parentOther:
-			t.parent[i] = dangling
-			fs.add("parents.dangling", e.line, e.off, "entry %s has a parentId that is not a string", e.id)
-		}
+		fs.add("ids.duplicate-conflict", e.line, e.off, "id %s is also used by a different entry on line %d; Pi keeps only this one", s.ix.ID(d.Entry), m.entries[j].line)
 	}
 }
 
-// idTaken reports whether an entry already linked has id.
-func (t *tree) idTaken(id string) bool {
-	_, taken := t.byID[id]
-	return taken
+// checkParents reports parentIds that name no entry.
+func checkParents(m *model, s *structure, p *jsonl.Problems, fs *findings) {
+	for _, i := range p.BadParents {
+		e := &m.entries[i]
+		if s.ix.ParentValue(i) == jsonl.ParentNotString {
+			fs.add("parents.dangling", e.line, e.off, "entry %s has a parentId that is not a string", s.ix.ID(i))
+			continue
+		}
+		fs.add("parents.dangling", e.line, e.off, "entry %s names parent %s, which is not in the file; Pi loses everything before it", s.ix.ID(i), parentName(s.ix, i))
+	}
+}
+
+// parentName is the id entry i's parentId names, "" when it is not a
+// non-empty string.
+func parentName(ix *jsonl.Index, i int) string {
+	if p := ix.Parent(i); p != jsonl.None {
+		return ix.ID(p)
+	}
+	name, _ := ix.DanglingParent(i)
+	return name
 }
 
 // checkLinks reports parent cycles and parents written after their child.
-func checkLinks(t *tree, fs *findings) {
-	inCycle := make([]bool, len(t.parent))
-	for _, c := range t.cycles() {
+func checkLinks(m *model, s *structure, p *jsonl.Problems, fs *findings) {
+	for _, c := range p.Cycles {
 		var names []string
 		for _, i := range c {
-			inCycle[i] = true
-			names = append(names, fmt.Sprintf("%s (line %d)", t.ids[i], t.m.entries[i].line))
+			names = append(names, fmt.Sprintf("%s (line %d)", s.ix.ID(i), m.entries[i].line))
 		}
-		first := &t.m.entries[c[0]]
+		first := &m.entries[c[0]]
 		fs.add("parents.cycle", first.line, first.off, "parent cycle through %s; Pi never finishes building the context", strings.Join(names, " → "))
 	}
-	for i, p := range t.parent {
-		if p > i && !inCycle[i] {
-			e := &t.m.entries[i]
-			fs.add("parents.after-child", e.line, e.off, "entry %s names parent %s, which is written later (line %d)", e.id, e.parent, t.m.entries[p].line)
-		}
+	for _, i := range p.ParentAfter {
+		e, parent := &m.entries[i], s.ix.Parent(i)
+		fs.add("parents.after-child", e.line, e.off, "entry %s names parent %s, which is written later (line %d)", s.ix.ID(i), s.ix.ID(parent), m.entries[parent].line)
 	}
 }
 
 // keptOf resolves a compaction's firstKeptEntryId (or a v1 compaction's
 // firstKeptEntryIndex) to an entry.
-func (s *structure) keptOf(i int) (int, bool) {
-	e := &s.tree.m.entries[i]
-	if s.version < 2 && e.keptIdx >= 0 {
-		return s.tree.parsedEntry(e.keptIdx)
-	}
-	if !e.hasRef {
-		return 0, false
-	}
-	if e.ref == s.tree.ids[i] {
-		return i, true
-	}
-	k, ok := s.tree.byID[e.ref]
-	return k, ok
-}
-
-// parsedEntry finds the entry at a position among the lines Pi parsed.
-func (t *tree) parsedEntry(pos int) (int, bool) {
-	if t.parsed == nil {
-		t.parsed = map[int]int{}
-		for i := range t.m.entries {
-			if p := t.m.entries[i].parsed; p >= 0 {
-				t.parsed[p] = i
-			}
+func (s *structure) keptOf(m *model) func(i int) (int, bool) {
+	return func(i int) (int, bool) {
+		e := &m.entries[i]
+		if s.version < 2 && e.keptIdx >= 0 {
+			return s.ix.ParsedEntry(e.keptIdx)
 		}
+		if !e.hasRef {
+			return 0, false
+		}
+		if e.ref == s.ix.ID(i) {
+			return i, true
+		}
+		return s.ix.Ref(i)
 	}
-	i, ok := t.parsed[pos]
-	return i, ok && !t.m.entries[i].header
 }
 
-func reportIssues(t *tree, issues []issue, fs *findings) {
+func reportIssues(m *model, ix *jsonl.Index, issues []issue, fs *findings) {
 	seen := map[[2]int]bool{}
 	for _, is := range issues {
 		key := [2]int{int(is.kind), is.at}
@@ -213,14 +205,14 @@ func reportIssues(t *tree, issues []issue, fs *findings) {
 			continue
 		}
 		seen[key] = true
-		reportIssue(t, is, fs)
+		reportIssue(m, ix, is, fs)
 	}
 }
 
-func reportIssue(t *tree, is issue, fs *findings) {
-	e := &t.m.entries[is.at]
-	id := t.ids[is.at]
-	other := &t.m.entries[is.other]
+func reportIssue(m *model, ix *jsonl.Index, is issue, fs *findings) {
+	e := &m.entries[is.at]
+	id := ix.ID(is.at)
+	other := &m.entries[is.other]
 	switch is.kind {
 	case issueOrphan:
 		fs.add("tools.orphan-result", e.line, e.off, "tool result %s answers call %s, which is not on its branch; providers reject it", id, e.callID)
@@ -265,7 +257,7 @@ func callList(a *entry, idx []int) string {
 
 func typeLabel(e *entry) string {
 	if e.typ == jsonl.TypeMessage && e.role != jsonl.NoRole {
-		return roleLabel(e.role) + " message"
+		return cmp.Or(e.role.String(), "message") + " message"
 	}
 	if e.typ == jsonl.TypeUnknown {
 		return "untyped"
@@ -274,18 +266,14 @@ func typeLabel(e *entry) string {
 }
 
 // checkRefs reports labels and branch summaries that point at no entry.
-func checkRefs(t *tree, fs *findings) {
-	for i := range t.m.entries {
-		e := &t.m.entries[i]
-		if t.skip[i] {
-			continue
-		}
-		_, ok := t.byID[e.ref]
+func checkRefs(m *model, s *structure, p *jsonl.Problems, fs *findings) {
+	for _, i := range p.MissingRefs {
+		e := &m.entries[i]
 		switch {
-		case e.typ == jsonl.TypeLabel && !ok:
-			fs.add("label.target-missing", e.line, e.off, "label %s targets %q, which names no entry", t.ids[i], e.ref)
-		case e.typ == jsonl.TypeBranchSummary && !ok && e.ref != "root":
-			fs.add("branch-summary.from-missing", e.line, e.off, "branch summary %s comes from %q, which names no entry", t.ids[i], e.ref)
+		case e.typ == jsonl.TypeLabel:
+			fs.add("label.target-missing", e.line, e.off, "label %s targets %q, which names no entry", s.ix.ID(i), e.ref)
+		case e.typ == jsonl.TypeBranchSummary && e.ref != "root":
+			fs.add("branch-summary.from-missing", e.line, e.off, "branch summary %s comes from %q, which names no entry", s.ix.ID(i), e.ref)
 		}
 	}
 }

@@ -4,129 +4,8 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// noParent marks a root; dangling marks a parentId that names no entry.
-const (
-	noParent = -1
-	dangling = -2
-)
-
-// tree is a parent array over the model's entries, with the entries that
-// are not tree nodes (headers, dropped lines) left out.
-type tree struct {
-	m      *model
-	ids    []string // each entry's id (migrated ids for v1)
-	parent []int    // parent entry, noParent or dangling
-	skip   []bool   // not a node
-	byID   map[string]int
-	parsed map[int]int // v1: position among parsed lines → entry, built on first use
-}
-
-// kids lists every node's children in file order, in one array: the
-// children of node i are list[start[i]:start[i+1]].
-type kids struct {
-	start []int
-	list  []int
-}
-
-func (k *kids) of(i int) []int { return k.list[k.start[i]:k.start[i+1]] }
-
-// children returns the children of every node and the roots (nodes whose
-// parent is missing), in file order. Nodes on a cycle are in neither.
-func (t *tree) children() (*kids, []int) {
-	k := &kids{start: make([]int, len(t.parent)+1)}
-	var roots []int
-	for i, p := range t.parent {
-		switch {
-		case t.skip[i]:
-		case p < 0:
-			roots = append(roots, i)
-		default:
-			k.start[p+1]++
-		}
-	}
-	for i := 1; i < len(k.start); i++ {
-		k.start[i] += k.start[i-1]
-	}
-	k.list = make([]int, k.start[len(k.start)-1])
-	fill := append([]int(nil), k.start[:len(t.parent)]...)
-	for i, p := range t.parent {
-		if !t.skip[i] && p >= 0 {
-			k.list[fill[p]] = i
-			fill[p]++
-		}
-	}
-	return k, roots
-}
-
-// visitor is called while walking the tree depth first.
-type visitor interface {
-	enter(i int, leaf bool)
-	leave(i int)
-}
-
-// walk visits every node reachable from a root, depth first, children in
-// file order, without recursion.
-func (t *tree) walk(v visitor) {
-	kids, roots := t.children()
-	type frame struct{ node, next int }
-	var stack []frame
-	for _, r := range roots {
-		v.enter(r, len(kids.of(r)) == 0)
-		stack = append(stack[:0], frame{node: r})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			cs := kids.of(top.node)
-			if top.next == len(cs) {
-				v.leave(top.node)
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			c := cs[top.next]
-			top.next++
-			v.enter(c, len(kids.of(c)) == 0)
-			stack = append(stack, frame{node: c})
-		}
-	}
-}
-
-// cycles returns the entries on parent cycles, each cycle as a list starting
-// at its first member in file order.
-func (t *tree) cycles() [][]int {
-	const unseen, done = -1, -2
-	mark := make([]int, len(t.parent))
-	for i := range mark {
-		mark[i] = unseen
-	}
-	var out [][]int
-	for i := range t.parent {
-		cur := i
-		for cur >= 0 && !t.skip[cur] && mark[cur] == unseen {
-			mark[cur] = i
-			cur = t.parent[cur]
-		}
-		if cur >= 0 && !t.skip[cur] && mark[cur] == i {
-			out = append(out, t.loop(cur))
-		}
-		for cur = i; cur >= 0 && !t.skip[cur] && mark[cur] == i; cur = t.parent[cur] {
-			mark[cur] = done
-		}
-	}
-	return out
-}
-
-func (t *tree) loop(start int) []int {
-	members := []int{start}
-	for cur := t.parent[start]; cur != start; cur = t.parent[cur] {
-		members = append(members, cur)
-	}
-	first := 0
-	for k, c := range members {
-		if c < members[first] {
-			first = k
-		}
-	}
-	return append(members[first:], members[:first]...)
-}
+// noParent marks a root in the plan's parent array.
+const noParent = -1
 
 // issueKind is a problem found along a branch.
 type issueKind uint8
@@ -154,7 +33,8 @@ type issue struct {
 // pathChecker walks every branch keeping what is on the current path: the
 // tool calls, the results answering them, and the pending calls of the turn.
 type pathChecker struct {
-	t        *tree
+	m        *model
+	ix       *jsonl.Index            // the tree, over m.entries
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
 	pending  []int          // the assistant whose calls are open at each node, -1 for none
@@ -164,19 +44,20 @@ type pathChecker struct {
 	issues   []issue
 }
 
-func checkPaths(t *tree, keptOf func(int) (int, bool)) []issue {
-	n := len(t.parent)
-	pc := &pathChecker{t: t, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
+// checkPaths runs the checks of every branch of ix, the tree of m's objects.
+func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue {
+	n := len(m.entries)
+	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
 		calls: map[uint64]int{}, answered: map[uint64]int{}}
-	t.walk(pc)
+	ix.Walk(pc.enter, pc.leave)
 	return pc.issues
 }
 
 func (pc *pathChecker) enter(i int, leaf bool) {
-	e := &pc.t.m.entries[i]
+	e := &pc.m.entries[i]
 	pc.onPath[i] = true
 	pending := -1
-	if p := pc.t.parent[i]; p >= 0 {
+	if p := pc.ix.Parent(i); p >= 0 {
 		pending = pc.pending[p]
 	}
 	switch {
@@ -204,7 +85,7 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 }
 
 func (pc *pathChecker) leave(i int) {
-	e := &pc.t.m.entries[i]
+	e := &pc.m.entries[i]
 	pc.onPath[i] = false
 	if e.typ != jsonl.TypeMessage {
 		return
@@ -243,7 +124,7 @@ func (pc *pathChecker) checkResult(i int, e *entry) {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
 	}
-	for _, c := range pc.t.m.entries[a].calls {
+	for _, c := range pc.m.entries[a].calls {
 		if c.id == e.callID && c.name != e.toolName && c.name != "" { // a call without a name cannot say
 			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
 			return
@@ -258,7 +139,7 @@ func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
 		return
 	}
 	var open []int
-	for k, c := range pc.t.m.entries[a].calls {
+	for k, c := range pc.m.entries[a].calls {
 		if pc.answered[c.hash] <= 0 {
 			open = append(open, k)
 		}
@@ -279,13 +160,13 @@ func (pc *pathChecker) checkKept(i int) {
 }
 
 func (pc *pathChecker) checkEdit(i int, e *entry) {
-	k, ok := pc.t.byID[e.ref]
+	k, ok := pc.ix.Ref(i)
 	switch {
-	case !e.hasRef || !ok:
+	case !ok:
 		pc.issues = append(pc.issues, issue{kind: issueEditMissing, at: i})
 	case !pc.onPath[k]:
 		pc.issues = append(pc.issues, issue{kind: issueEditOffPath, at: i, other: k})
-	case !editable(&pc.t.m.entries[k]):
+	case !editable(&pc.m.entries[k]):
 		pc.issues = append(pc.issues, issue{kind: issueEditNotEditable, at: i, other: k})
 	}
 }

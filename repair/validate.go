@@ -80,7 +80,7 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 	}
 	s := analyseStructure(m, fs)
 	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes
-	rep.Entries = len(m.entries) - countTrue(s.tree.skip)
+	rep.Entries = s.nodes()
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		return a.Line < b.Line || (a.Line == b.Line && a.Offset < b.Offset)
@@ -93,14 +93,4 @@ type analysed struct {
 	m      *model
 	s      *structure
 	report *Report
-}
-
-func countTrue(b []bool) int {
-	n := 0
-	for _, v := range b {
-		if v {
-			n++
-		}
-	}
-	return n
 }
