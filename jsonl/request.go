@@ -113,8 +113,8 @@ type EntryRef struct {
 // noEntry is the EntryRef of an entry that does not exist.
 var noEntry = EntryRef{Entry: None}
 
-// Ref returns the EntryRef of entry i.
-func (ix *Index) Ref(i int) EntryRef {
+// EntryRef returns the EntryRef of entry i: its number, id and line.
+func (ix *Index) EntryRef(i int) EntryRef {
 	if i == None {
 		return noEntry
 	}
@@ -418,7 +418,7 @@ func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem) ([]R
 				return nil, err
 			}
 		}
-		p.Result, p.Call, p.By = c.ix.Ref(p.Result.Entry), c.ix.Ref(p.Call.Entry), c.ix.Ref(p.By.Entry)
+		p.Result, p.Call, p.By = c.ix.EntryRef(p.Result.Entry), c.ix.EntryRef(p.Call.Entry), c.ix.EntryRef(p.By.Entry)
 	}
 	return problems, nil
 }
