@@ -120,7 +120,7 @@ func (ix *Index) scan(sc *Scanner) error {
 	for sc.Scan() {
 		l := sc.Line()
 		var s skim
-		f := factsOf(l, &s, skimmer.skimLine(l, &s))
+		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
 		ix.take(&f)
 	}
 	return sc.Err()

@@ -299,15 +299,6 @@ func Truthy(raw RawMessage) bool {
 	return true
 }
 
-// skipSpace returns the first position at or after i that is not JSON white
-// space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // SkipValue returns the index just past the JSON value starting at b[i].
 func SkipValue(b []byte, i int) (int, error) {
 	if i >= len(b) {
