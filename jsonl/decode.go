@@ -140,14 +140,23 @@ func (ix *Index) migrateV1(e *Entry) {
 	if e.Type != TypeCompaction {
 		return
 	}
-	idx, err := strconv.Atoi(string(e.Obj.Get("firstKeptEntryIndex")))
-	if err != nil {
+	idx, ok := KeptIndex(e.Obj.Get("firstKeptEntryIndex"))
+	if !ok {
 		return
 	}
 	if idx >= 0 && idx < len(ix.parsed) && ix.parsed[idx] >= 0 {
 		e.Obj.Set(RefFirstKept.String(), QuoteString(ix.ID(int(ix.parsed[idx]))))
 	}
 	e.Obj.Delete("firstKeptEntryIndex")
+}
+
+// KeptIndex reads the raw value of a v1 compaction's "firstKeptEntryIndex",
+// the position of the first kept entry among the lines JSON.parse accepts
+// (the header is 0), as the v1 migration reads it; ok is false when it is
+// not an integer.
+func KeptIndex(raw []byte) (n int, ok bool) {
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil
 }
 
 func migrateHookMessage(e *Entry) {

@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 	"sync"
@@ -144,7 +143,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 		f.line.Bytes = nil
 		return f
 	}
-	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
+	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: EntryTypeOf(s.Type)}
 	f.header = n.typ == TypeSession
 	f.id, f.parentID, f.refValue, f.label, f.version = s.ID, s.ParentID, s.Refs[n.typ.Ref()], s.Label, s.Version
 	if n.typ == TypeMessage && s.Message != nil {
@@ -240,19 +239,6 @@ func (ix *Index) parentOf(i int32, raw []byte) int32 {
 	pid, _ := text(raw)
 	ix.pending[i] = pid
 	return dangling
-}
-
-// parseTypeRaw maps a raw "type" value to its EntryType, without allocating
-// when it holds no escape.
-func parseTypeRaw(raw []byte) EntryType {
-	if len(raw) < 2 || raw[0] != '"' {
-		return TypeUnknown
-	}
-	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
-		return ParseEntryType(string(inner))
-	}
-	name, _ := text(raw)
-	return ParseEntryType(name)
 }
 
 func (ix *Index) noteLabel(target, label string, i int32) {
