@@ -42,6 +42,13 @@ func (a *analysis) clean() bool {
 	return a.nuls == 0 && !a.badUTF8 && len(a.segs) == 1 && len(a.junk) == 0 && !a.notObject
 }
 
+// parsed reports whether JSON.parse accepts the line as Pi reads it, with
+// invalid UTF-8 as U+FFFD: it holds one JSON value (an object or not), and no
+// NUL.
+func (a *analysis) parsed() bool {
+	return a.nuls == 0 && (len(a.segs) == 1 && len(a.junk) == 0 || a.notObject)
+}
+
 // analyse splits one line (without its newline, CR or BOM) into objects and
 // junk. The common case, one valid object in valid UTF-8, costs one strict
 // parse.

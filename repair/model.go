@@ -146,7 +146,7 @@ func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	if l.BOM || l.CR || l.Unterminated || !a.clean() {
 		m.markDirty(l, a)
 	}
-	if a.clean() || a.notObject {
+	if a.parsed() {
 		m.parsed++
 	}
 	if l.BOM {
@@ -232,7 +232,7 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	s := &a.segs[k]
 	f := &s.f
 	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(s.start), keptIdx: -1, parsed: -1}
-	if a.clean() {
+	if a.parsed() {
 		e.parsed = m.parsed - 1
 	}
 	if m.ra == nil {
