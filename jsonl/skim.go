@@ -96,7 +96,15 @@ type MessageFields struct {
 	Role, Content        []byte
 	ToolCallID, ToolName []byte // a tool result's
 	StopReason           []byte // an assistant message's
+	// ToolCalls are the tool call blocks of an assistant message's content
+	// array, in order (Reader only; the index's skim leaves them out).
+	ToolCalls []RawToolCall
 }
+
+// RawToolCall is the raw "id" and "name" of one tool call block of a
+// message's content (see BlockType), each nil when absent; when a key is
+// repeated the last one counts, as with JSON.parse.
+type RawToolCall struct{ ID, Name []byte }
 
 // skim is what the index pass reads from each line: the Fields, and where
 // the message lies in it.
@@ -127,6 +135,9 @@ func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	text := b[i:]
 	r.s = skim{}
 	res := r.ls.read(text, &r.s)
+	if content := r.s.Msg.Content; res.OK() && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
+		r.s.Msg.ToolCalls = r.ls.toolCalls(text, cap(text)-cap(content)) // content is a slice of text
+	}
 	if f != nil {
 		*f = r.s.Fields
 	}
@@ -230,6 +241,59 @@ func (ls *lineSkimmer) parse(b []byte, at int, s *skim, line bool) Syntax {
 		return refusedAt(end-at, len(b)-at)
 	}
 	return parsedTo(p.i - at)
+}
+
+// toolCalls returns the tool call blocks of the content array at b[at], a
+// part of b that parsed, with the string map of b built.
+func (ls *lineSkimmer) toolCalls(b []byte, at int) []RawToolCall {
+	p := skimmer{b: b, ls: ls, delims: ls.strings.delims}
+	var calls []RawToolCall
+	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element
+		end := 0
+		if b[i] == '{' {
+			typ, call, blockEnd := p.block(i)
+			if BlockType(typ) == BlockToolCall {
+				calls = append(calls, call)
+			}
+			end = blockEnd
+		} else {
+			p.i = i
+			p.value()
+			end = p.i
+		}
+		if i = skipSpace(b, end); b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return calls
+}
+
+// block reads the content block object at b[i], which parsed, and returns
+// its raw "type", its id and name, and where it ends.
+func (p *skimmer) block(i int) (typ []byte, call RawToolCall, end int) {
+	b := p.b
+	for i = skipSpace(b, i+1); b[i] == '"'; i = skipSpace(b, i+1) { // at a key, then at ',' or '}'
+		q := closingQuote(p.delims, i)
+		key := b[i : q+1]
+		if p.ls.strings.unicode {
+			key = unescapedKey(key)
+		}
+		p.i = skipSpace(b, skipSpace(b, q+1)+1) // past the colon
+		start := p.i
+		p.value()
+		switch string(key) {
+		case `"type"`:
+			typ = b[start:p.i]
+		case `"id"`:
+			call.ID = b[start:p.i]
+		case `"name"`:
+			call.Name = b[start:p.i]
+		}
+		if i = skipSpace(b, p.i); b[i] == '}' {
+			break
+		}
+	}
+	return typ, call, i + 1
 }
 
 // skimmer is one parse of a line, b[line:], with b's string map built.

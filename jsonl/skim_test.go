@@ -116,7 +116,9 @@ func FuzzSkimMatchesValid(f *testing.F) {
 // where and how it breaks, on every path of the string map. It keeps the
 // fields the skim keeps of the same object.
 func FuzzReaderMatchesValid(f *testing.F) {
-	for _, s := range []string{`{"type":"x","id":"1"}{"type":"y"}`, `junk {"a":"b\"c"} {"d":`, `"\u00e9" 1`, `[1,2]x`, `{"a":"\q"}`, "{\"a\":\"\xff\"}"} {
+	for _, s := range []string{`{"type":"x","id":"1"}{"type":"y"}`,
+		`{"message":{"role":"assistant","content":[{"type":"text","text":"toolCall"},{"type":"toolCall","id":"a","name":"n","arguments":{"x":[1]}},` +
+			`[{"type":"toolCall"}],7,{},{"type":"toolC\u0061ll","id":"b","id":"c","n\u0061me":{"k":2}}]}}`, `junk {"a":"b\"c"} {"d":`, `"\u00e9" 1`, `[1,2]x`, `{"a":"\q"}`, "{\"a\":\"\xff\"}"} {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, at uint8) {
@@ -127,6 +129,12 @@ func FuzzReaderMatchesValid(f *testing.F) {
 			got := r.Read(b, i, &fields)
 			checkRead(t, path, b, i, got)
 			if got.OK() && b[i] == '{' {
+				if RoleOf(fields.Msg.Role) == AssistantRole {
+					checkToolCalls(t, path, fields.Msg.Content, fields.Msg.ToolCalls)
+				} else if fields.Msg.ToolCalls != nil {
+					t.Fatalf("%s: Read(%q, %d) kept tool calls of a message that is not an assistant's", path, b, i)
+				}
+				fields.Msg.ToolCalls = nil
 				var s skim
 				if line := new(lineSkimmer).skim(b[i:got.End], &s); !line.OK() || !reflect.DeepEqual(s.Fields, fields) {
 					t.Fatalf("%s: Read(%q, %d) kept %+v, the skim of the object %+v %+v", path, b, i, fields, line, s.Fields)
@@ -134,6 +142,32 @@ func FuzzReaderMatchesValid(f *testing.F) {
 			}
 		})
 	})
+}
+
+// checkToolCalls fails unless calls are the tool call blocks of content by
+// a plain decode (encoding/json: the last of a repeated key counts, as with
+// JSON.parse).
+func checkToolCalls(t *testing.T, path string, content []byte, calls []RawToolCall) {
+	t.Helper()
+	var blocks []stdjson.RawMessage
+	if stdjson.Unmarshal(content, &blocks) != nil || content[0] != '[' {
+		blocks = nil
+	}
+	var want []RawToolCall
+	for _, raw := range blocks {
+		var block map[string]stdjson.RawMessage
+		if raw[0] == '{' && stdjson.Unmarshal(raw, &block) == nil && BlockType(block["type"]) == BlockToolCall {
+			want = append(want, RawToolCall{ID: block["id"], Name: block["name"]})
+		}
+	}
+	if len(calls) != len(want) {
+		t.Fatalf("%s: tool calls of %q: %q, a plain decode %q", path, content, calls, want)
+	}
+	for k := range want {
+		if !bytes.Equal(calls[k].ID, want[k].ID) || !bytes.Equal(calls[k].Name, want[k].Name) || (calls[k].ID == nil) != (want[k].ID == nil) || (calls[k].Name == nil) != (want[k].Name == nil) {
+			t.Fatalf("%s: tool calls of %q: %q, a plain decode %q", path, content, calls, want)
+		}
+	}
 }
 
 // checkRead fails unless got, Read's Syntax for the value at b[i], is what

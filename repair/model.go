@@ -256,7 +256,10 @@ func (e *entry) readRefs(f *jsonl.Fields) {
 	if k := e.typ.Ref(); k != jsonl.NoRef {
 		e.ref, e.hasRef = jsonl.DecodeString(f.Refs[k])
 	}
-	if n, ok := jsonl.KeptIndex(f.FirstKeptIndex); e.typ == jsonl.TypeCompaction && ok && n >= 0 {
+	if e.typ != jsonl.TypeCompaction || f.FirstKeptIndex == nil {
+		return
+	}
+	if n, ok := jsonl.KeptIndex(f.FirstKeptIndex); ok && n >= 0 {
 		e.keptIdx = n
 	}
 }
@@ -276,9 +279,10 @@ func (e *entry) readMessage(f *jsonl.Fields) {
 	case jsonl.AssistantRole:
 		stop, _ := jsonl.DecodeString(f.Msg.StopReason)
 		e.aborted = stop == "error" || stop == "aborted"
-		calls, _ := jsonl.ToolCalls(f.Msg.Content) // the line parses: no error
-		for _, c := range calls {
-			e.calls = append(e.calls, call{id: c.ID, name: c.Name, hash: maphash.String(idSeed, c.ID)})
+		for _, c := range f.Msg.ToolCalls {
+			id, _ := jsonl.DecodeString(c.ID)
+			name, _ := jsonl.DecodeString(c.Name)
+			e.calls = append(e.calls, call{id: id, name: name, hash: maphash.String(idSeed, id)})
 		}
 	}
 }
