@@ -256,6 +256,12 @@ func DecodeString(raw []byte) (s string, ok bool) {
 	if !hasEscapeOrInvalid(inner) {
 		return string(inner), true
 	}
+	return decodeEscaped(raw)
+}
+
+// decodeEscaped is DecodeString for a string with escapes or invalid UTF-8.
+// It is apart so that the common case does not put s on the heap.
+func decodeEscaped(raw []byte) (s string, ok bool) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", false
 	}
