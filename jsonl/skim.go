@@ -126,11 +126,10 @@ type Reader struct {
 
 // Read parses the one JSON value that starts at b[i] (not at white space)
 // and says where it ends; what follows it in b is not read. When the value
-// is an object its Fields are stored in f (when f is not nil), else f is
-// cleared. The string
-// map is built from b[i] on, so i may lie anywhere in a line, as when entries
-// are salvaged from the middle of a damaged one. Read also reports whether
-// a string of a value that parses holds invalid UTF-8.
+// is an object its Fields are stored in f (unless f is nil), else f is
+// cleared. The string map is built from b[i] on, so i may lie anywhere in a
+// line, as when entries are salvaged from the middle of a damaged one. Read
+// also reports whether a string of a value that parses holds invalid UTF-8.
 func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	text := b[i:]
 	r.s = skim{}
