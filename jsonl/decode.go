@@ -141,14 +141,23 @@ func (ix *Index) migrateV1(e *Entry) {
 	if e.Type != TypeCompaction {
 		return
 	}
-	idx, err := strconv.Atoi(string(e.Obj.Get("firstKeptEntryIndex")))
-	if err != nil {
+	idx, ok := KeptIndex(e.Obj.Get("firstKeptEntryIndex"))
+	if !ok {
 		return
 	}
 	if kept, ok := ix.ParsedEntry(idx); ok {
 		e.Obj.Set(RefFirstKept.String(), QuoteString(ix.ID(kept)))
 	}
 	e.Obj.Delete("firstKeptEntryIndex")
+}
+
+// KeptIndex reads the raw value of a v1 compaction's "firstKeptEntryIndex",
+// the position of the first kept entry among the lines JSON.parse accepts
+// (the header is 0), as the v1 migration reads it; ok is false when it is
+// not an integer.
+func KeptIndex(raw []byte) (n int, ok bool) {
+	n, err := strconv.Atoi(string(raw))
+	return n, err == nil
 }
 
 func migrateHookMessage(e *Entry) {

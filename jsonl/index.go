@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 	"sync"
@@ -135,7 +134,7 @@ func (ix *Index) scan(sc *Scanner) error {
 	for sc.Scan() {
 		l := sc.Line()
 		var s skim
-		f := factsOf(l, &s, skimmer.skimLine(l, &s))
+		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
 		ix.take(&f)
 	}
 	return sc.Err()
@@ -167,7 +166,7 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 		f.line.Bytes = nil
 		return f
 	}
-	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: parseTypeRaw(s.Type)}
+	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: EntryTypeOf(s.Type)}
 	f.header = n.typ == TypeSession
 	f.version = s.Version
 	f.id, f.hasID = textBytes(s.ID)
@@ -313,19 +312,6 @@ func (ix *Index) noteRef(i int32, ref []byte) {
 		return
 	}
 	ix.pendingRefs[i] = string(ref)
-}
-
-// parseTypeRaw maps a raw "type" value to its EntryType, without allocating
-// when it holds no escape.
-func parseTypeRaw(raw []byte) EntryType {
-	if len(raw) < 2 || raw[0] != '"' {
-		return TypeUnknown
-	}
-	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
-		return ParseEntryType(string(inner))
-	}
-	name, _ := text(raw)
-	return ParseEntryType(name)
 }
 
 func (ix *Index) noteLabel(target, label string, i int32) {

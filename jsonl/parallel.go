@@ -157,7 +157,7 @@ func skimChunks(ra io.ReaderAt, name string, jobs <-chan *chunk, free <-chan *sc
 			l := sc.Line()
 			var s skim
 			c.lines = l.Num
-			f := factsOf(l, &s, skimmer.skim(l.Bytes, &s))
+			f := factsOf(l, &s, skimmer.skim(l.Bytes, &s).OK())
 			if !f.valid {
 				c.skip(f.line)
 				continue

@@ -192,7 +192,7 @@ func classifyLine(line []byte, cut bool) (lineKind, string) {
 // any depth: the skimmer's rule, applied to b as the value of a member.
 func validJSON(b []byte) bool {
 	wrapped := append(append([]byte(`{"v":`), b...), '}')
-	return new(lineSkimmer).skim(wrapped, &skim{})
+	return new(lineSkimmer).skim(wrapped, &skim{}).OK()
 }
 
 // binaryAt returns the index of the first byte of b that text never holds

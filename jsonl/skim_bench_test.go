@@ -131,7 +131,7 @@ func BenchmarkStringMap(b *testing.B) {
 	var m stringMap
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		m.buildWindow(data)
+		m.build(data)
 	}
 }
 

@@ -19,6 +19,8 @@ func FuzzSkimMatchesDecode(f *testing.F) {
 		`{"\u0074ype":"compaction","firstKeptEntryId":"\ud83d\ude00","fromId":"x\"y"}`,
 		`{"id":"a","id":"b","message":{"role":"user"},"message":{"content":null}}`,
 		`{"message":{"role":"assistant","role":"user","content":"c"},"message":"s"}`,
+		`{"type":"message","timestamp":"t","message":{"role":"toolResult","toolCallId":"c","toolName":"n","stopReason":"stop"}}`,
+		`{"type":"custom_message","content":[1],"firstKeptEntryIndex":4}`,
 		` {"type":"branch_summary","fromId":"\/p","parentId":7 , "version":"3"} `,
 		"{\"type\":\"label\",\"id\":\"cut \xe2\x82\",\"label\":\"\xff\xfe\\u0041 \xed\xa0\x80\"}",
 	} {
@@ -27,7 +29,7 @@ func FuzzSkimMatchesDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		eachPath(func(path string) {
 			var s skim
-			if !new(lineSkimmer).skim(b, &s) {
+			if !new(lineSkimmer).skim(b, &s).OK() {
 				return
 			}
 			var m map[string]stdjson.RawMessage
@@ -43,7 +45,8 @@ func FuzzSkimMatchesDecode(f *testing.F) {
 // checkSkimTop compares the top-level fields the skim keeps with the map.
 func checkSkimTop(t *testing.T, path string, b []byte, s *skim, m map[string]stdjson.RawMessage) {
 	t.Helper()
-	fields := map[string][]byte{"type": s.Type, "id": s.ID, "parentId": s.ParentID, "version": s.Version, "label": s.Label, "message": s.Message}
+	fields := map[string][]byte{"type": s.Type, "id": s.ID, "parentId": s.ParentID, "version": s.Version, "label": s.Label, "message": s.Message,
+		"timestamp": s.Timestamp, "content": s.Content, "firstKeptEntryIndex": s.FirstKeptIndex}
 	for k := RefTarget; k < NumRefKeys; k++ {
 		fields[k.String()] = s.Refs[k]
 	}
@@ -67,6 +70,9 @@ func checkSkimMessage(t *testing.T, path string, b []byte, s *skim, raw stdjson.
 	}
 	checkSkimValue(t, path, b, "message.role", s.Msg.Role, msg["role"])
 	checkSkimValue(t, path, b, "message.content", s.Msg.Content, msg["content"])
+	checkSkimValue(t, path, b, "message.toolCallId", s.Msg.ToolCallID, msg["toolCallId"])
+	checkSkimValue(t, path, b, "message.toolName", s.Msg.ToolName, msg["toolName"])
+	checkSkimValue(t, path, b, "message.stopReason", s.Msg.StopReason, msg["stopReason"])
 	if msg != nil {
 		if at := s.MessageOffset; at < 0 || at+len(s.Message) > len(b) || !bytes.Equal(b[at:at+len(s.Message)], s.Message) {
 			t.Errorf("%s: %q: MessageOffset %d does not point at the message", path, b, at)

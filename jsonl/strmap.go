@@ -50,18 +50,12 @@ type blockState struct {
 	unicode uint64 // the letters u after an escaping backslash found so far, or-ed
 }
 
-// build maps the strings of b. It returns false when a string holds a raw
-// control byte or an invalid escape, as JSON.parse would refuse, or when the
-// last string is not closed.
+// build maps the strings of b, whose last string may be cut anywhere (the
+// parser finds a string that does not close on its own). It returns false
+// when a string holds a raw control byte or an invalid escape, as JSON.parse
+// would refuse (an escape cut at the end counts as invalid): firstError then
+// says where.
 func (m *stringMap) build(b []byte) bool {
-	st, ok := m.mapStrings(b)
-	return ok && st.inside == 0
-}
-
-// buildWindow maps the strings of b, whose last line may be cut anywhere. It
-// returns false when a string holds a raw control byte or an invalid escape
-// (an escape cut at the end counts as invalid).
-func (m *stringMap) buildWindow(b []byte) bool {
 	_, ok := m.mapStrings(b)
 	return ok
 }
@@ -120,11 +114,62 @@ func closingQuote(delims []uint64, i int) int {
 // a backslash: each must be followed by four hex digits.
 func validUnicodeEscapes(b []byte, base int, us uint64) bool {
 	for ; us != 0; us &= us - 1 {
-		if i := base + bits.TrailingZeros64(us); i >= len(b) || escapeLen(b[i-1:]) == 0 {
+		if unicodeEscapeError(b, base+bits.TrailingZeros64(us)) >= 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// unicodeEscapeError returns the offset of the first of the four bytes after
+// the escaped letter u at b[u] that is not a hex digit (len(b) when b ends
+// first), or -1 when the four are.
+func unicodeEscapeError(b []byte, u int) int {
+	for k := u + 1; k <= u+4; k++ {
+		if k >= len(b) || !isHex(b[k]) {
+			return k
+		}
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// firstError returns the offset of the first byte of a string of b that
+// JSON.parse refuses, a raw control byte or the byte that breaks an escape,
+// or -1 when there is none; len(b) for an escape cut by the end. b must be
+// read as the parser reads it up to there, which is what the map assumes.
+// It maps b again one block at a time, so it is for lines build refused.
+func (m *stringMap) firstError(b []byte) int {
+	first := -1
+	var st blockState
+	var block [blockBytes]byte
+	var delims, us [1]uint64
+	for base := 0; base < len(b) && (first < 0 || first >= base); base += blockBytes {
+		n := copy(block[:], b[base:])
+		copy(block[n:], blankBlock[n:])
+		st.errors = 0
+		mapBlocks(block[:], delims[:], us[:], &st)
+		if st.errors != 0 {
+			first = earliest(first, base+bits.TrailingZeros64(st.errors))
+		}
+		for u := us[0]; u != 0; u &= u - 1 {
+			if e := unicodeEscapeError(b, base+bits.TrailingZeros64(u)); e >= 0 {
+				first = earliest(first, e)
+			}
+		}
+	}
+	return min(first, len(b))
+}
+
+// earliest returns the lesser of two offsets, -1 standing for none.
+func earliest(a, b int) int {
+	if a < 0 || b < a {
+		return b
+	}
+	return a
 }
 
 // mapBlocksGeneric is mapBlocks in portable Go. For each 64-byte block of src

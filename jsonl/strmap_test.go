@@ -102,7 +102,7 @@ func TestStringMapClosingQuote(t *testing.T) {
 				t.Errorf("%s: closingQuote(%d) = %d, want %d", path, c.open, got, c.close)
 			}
 		}
-		for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"open}`, `{"a":"\u12"}`} {
+		for _, bad := range []string{`{"a":"x` + "\t" + `"}`, `{"a":"\x"}`, `{"a":"\u12G4"}`, `{"a":"x\`, `{"a":"\u12"}`} {
 			if m.build([]byte(bad)) {
 				t.Errorf("%s: build accepted %q", path, bad)
 			}

@@ -1,5 +1,7 @@
 package jsonl
 
+import "bytes"
+
 // EntryType is the type of a session line, as a small integer.
 type EntryType uint8
 
@@ -87,6 +89,21 @@ func (t EntryType) Ref() RefKey { return kinds[t].ref }
 // NoRole for a message entry, whose message has its own, and for the types
 // that add no message.
 func (t EntryType) ContextRole() Role { return kinds[t].role }
+
+// EntryTypeOf returns the EntryType that the raw JSON value of a line's
+// "type" key names, decoded as JSON.parse reads it: TypeUnknown when it is
+// absent, not a string or no type's name. It does not allocate unless the
+// value holds an escape.
+func EntryTypeOf(raw []byte) EntryType {
+	if len(raw) < 2 || raw[0] != '"' {
+		return TypeUnknown
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return ParseEntryType(string(inner))
+	}
+	name, _ := DecodeString(raw)
+	return ParseEntryType(name)
+}
 
 // ParseEntryType maps a type name to its EntryType; unknown names give TypeUnknown.
 func ParseEntryType(name string) EntryType {

@@ -89,7 +89,7 @@ func TestContextRoles(t *testing.T) {
 func TestSkimKeepsRefs(t *testing.T) {
 	line := []byte(`{"type":"label","targetId":"x","fromId":"f","firstKeptEntryId":"k","targ\u0065tId":"t"}`)
 	var s skim
-	if !new(lineSkimmer).skim(line, &s) {
+	if !new(lineSkimmer).skim(line, &s).OK() {
 		t.Fatal("skim rejects a valid line")
 	}
 	want := [NumRefKeys]string{RefTarget: `"t"`, RefFrom: `"f"`, RefFirstKept: `"k"`}

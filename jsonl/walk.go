@@ -166,15 +166,6 @@ func (e *SyntaxError) Error() string {
 // Unwrap makes a SyntaxError match errSyntax.
 func (e *SyntaxError) Unwrap() error { return errSyntax }
 
-// skipSpace returns the first position at or after i that is not JSON white
-// space.
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // SkipValue returns the index just past the JSON value starting at b[i]. An
 // object or array is skipped by counting its brackets outside strings.
 func SkipValue(b []byte, i int) (int, error) {

@@ -6,31 +6,40 @@ import (
 
 // checkContent reports what is wrong inside one entry: its timestamp, and a
 // message's role and content type.
-func checkContent(e *entry, t []byte, s *segment, fs *findings) {
-	checkTimestamp(e, t, s.top[fTimestamp], fs)
+func checkContent(e *entry, f *jsonl.Fields, fs *findings) {
+	checkTimestamp(e, f.Timestamp, fs)
 	switch {
 	case e.typ == jsonl.TypeMessage:
-		checkMessage(e, t, s, fs)
+		checkMessage(e, f, fs)
 	case e.typ == jsonl.TypeCustomMessage:
-		if k := kindOf(t, s.top[fContent]); k != 's' && k != 'a' && k != 0 && k != 'n' {
+		if k := kindOf(f.Content); k != 's' && k != 'a' && k != 0 && k != 'n' {
 			fs.add("message.content-type", e.line, e.off, "custom_message %s has content that is neither a string nor an array", e.id)
 		}
 	}
 }
 
-func checkTimestamp(e *entry, t []byte, s span, fs *findings) {
-	if ts, ok := rawString(t, s); ok && (isoMillis(ts) || validTimestamp(string(ts))) {
+func checkTimestamp(e *entry, raw []byte, fs *findings) {
+	if isoMillisString(raw) {
+		return
+	}
+	if ts, ok := jsonl.DecodeString(raw); ok && validTimestamp(ts) {
 		return
 	}
 	what := "entry " + e.id
 	if e.header {
 		what = "the header"
 	}
-	if !s.ok() {
+	if raw == nil {
 		fs.add("timestamp.invalid", e.line, e.off, "%s has no timestamp", what)
 		return
 	}
-	fs.add("timestamp.invalid", e.line, e.off, "%s has a timestamp that does not parse: %s", what, clip(t[s.start:s.end]))
+	fs.add("timestamp.invalid", e.line, e.off, "%s has a timestamp that does not parse: %s", what, clip(raw))
+}
+
+// isoMillisString reports whether a raw value is a string in Pi's own form
+// (isoMillis), written without escapes.
+func isoMillisString(raw []byte) bool {
+	return len(raw) == len(isoShape)+2 && raw[0] == '"' && isoMillis(raw[1:len(raw)-1])
 }
 
 // isoMillis accepts Pi's own form, 2026-01-02T03:04:05.678Z, without parsing.
@@ -59,20 +68,19 @@ func validTimestamp(ts string) bool {
 	return ok
 }
 
-func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
-	msg := s.top[fMessage]
+func checkMessage(e *entry, f *jsonl.Fields, fs *findings) {
 	switch {
-	case !msg.ok() || t[msg.start] != '{':
+	case f.Message == nil || f.Message[0] != '{':
 		fs.add("message.role-missing", e.line, e.off, "message entry %s has no message object", e.id)
 		return
 	case e.role == jsonl.NoRole:
 		fs.add("message.role-missing", e.line, e.off, "message entry %s has no role", e.id)
 		return
 	case e.role == jsonl.OtherRole:
-		fs.add("message.role-unknown", e.line, e.off, "message entry %s has an unknown role %s", e.id, clip(t[s.msg[fRole].start:s.msg[fRole].end]))
+		fs.add("message.role-unknown", e.line, e.off, "message entry %s has an unknown role %s", e.id, clip(f.Msg.Role))
 		return
 	}
-	k := kindOf(t, s.msg[fContent])
+	k := kindOf(f.Msg.Content)
 	if k == 0 || k == 'n' {
 		return
 	}
@@ -90,11 +98,11 @@ func checkMessage(e *entry, t []byte, s *segment, fs *findings) {
 
 // kindOf is the JSON kind of a value: 's'tring, 'a'rray, 'o'bject, 'n'ull,
 // 'x' for numbers and booleans, 0 when absent.
-func kindOf(t []byte, s span) byte {
-	if !s.ok() {
+func kindOf(raw []byte) byte {
+	if raw == nil {
 		return 0
 	}
-	switch t[s.start] {
+	switch raw[0] {
 	case '"':
 		return 's'
 	case '[':

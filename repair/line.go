@@ -11,11 +11,11 @@ import (
 // whole entries, so a pathological line stays linear in practice.
 const maxSalvageTries = 1024
 
-// segment is one whole JSON object found on a line, with its recorded fields.
+// segment is one whole JSON object found on a line, with the raw values of
+// the keys validate reads.
 type segment struct {
 	start, end int
-	top, msg   fields
-	calls      []callSpan
+	f          jsonl.Fields
 }
 
 // piece is a byte range of a line that is not part of any object.
@@ -42,22 +42,29 @@ func (a *analysis) clean() bool {
 	return a.nuls == 0 && !a.badUTF8 && len(a.segs) == 1 && len(a.junk) == 0 && !a.notObject
 }
 
+// parsed reports whether JSON.parse accepts the line as Pi reads it, with
+// invalid UTF-8 as U+FFFD: it holds one JSON value (an object or not), and no
+// NUL.
+func (a *analysis) parsed() bool {
+	return a.nuls == 0 && (len(a.segs) == 1 && len(a.junk) == 0 || a.notObject)
+}
+
 // analyse splits one line (without its newline, CR or BOM) into objects and
 // junk. The common case, one valid object in valid UTF-8, costs one strict
-// parse that checks the UTF-8 as it goes.
-func analyse(p *parser, raw []byte, a *analysis) {
+// parse.
+func analyse(r *jsonl.Reader, raw []byte, a *analysis) {
 	a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, 0, false, false, false
 	a.segs, a.junk = a.segs[:0], a.junk[:0]
-	i := ws(raw, 0)
+	i := jsonl.SkipSpace(raw, 0)
 	if i < len(raw) && raw[i] == '{' { // a NUL anywhere makes this parse fail
-		p.reset(raw)
-		if end := p.parseValue(i, ctxTop); end >= 0 && !p.utf8 && ws(raw, end) == len(raw) {
-			a.segs = append(a.segs, segment{start: 0, end: len(raw), top: p.top, msg: p.msg, calls: p.calls})
+		a.segs = append(a.segs, segment{start: 0, end: len(raw)})
+		if res := r.Read(raw, i, &a.segs[0].f); res.OK() && !res.BadUTF8 && jsonl.SkipSpace(raw, res.End) == len(raw) {
 			return
 		}
+		a.segs = a.segs[:0]
 	}
 	a.normalise(raw)
-	a.split(p)
+	a.split(r)
 }
 
 // normalise removes NULs and replaces invalid UTF-8, as repair writes the line.
@@ -72,24 +79,23 @@ func (a *analysis) normalise(raw []byte) {
 }
 
 // split finds the objects of a line that is not one clean object.
-func (a *analysis) split(p *parser) {
-	i := ws(a.text, 0)
+func (a *analysis) split(r *jsonl.Reader) {
+	i := jsonl.SkipSpace(a.text, 0)
 	if i == len(a.text) {
 		a.blank = true
 		return
 	}
-	p.reset(a.text)
-	end := p.parseValue(i, ctxTop)
-	if end >= 0 && ws(a.text, end) == len(a.text) {
+	seg := segment{start: 0, end: len(a.text)}
+	if res := r.Read(a.text, i, &seg.f); res.OK() && jsonl.SkipSpace(a.text, res.End) == len(a.text) {
 		if a.text[i] != '{' {
 			a.notObject = true
 			a.junk = append(a.junk, piece{start: 0, end: len(a.text)})
 			return
 		}
-		a.segs = append(a.segs, segment{start: 0, end: len(a.text), top: p.top, msg: p.msg, calls: p.calls})
+		a.segs = append(a.segs, seg)
 		return
 	}
-	a.salvage(p)
+	a.salvage(r)
 }
 
 func stripNUL(dst, src []byte) []byte {
@@ -104,22 +110,22 @@ func stripNUL(dst, src []byte) []byte {
 // salvage finds the whole objects on a damaged line: objects one after the
 // other (joined lines), and entries that start after junk (a torn write
 // followed by a complete one). Everything else becomes junk.
-func (a *analysis) salvage(p *parser) {
-	pos := ws(a.text, 0)
+func (a *analysis) salvage(r *jsonl.Reader) {
+	pos := jsonl.SkipSpace(a.text, 0)
 	tries := 0
 	for pos < len(a.text) {
-		if seg, ok := a.tryObject(p, pos, false); ok {
+		if seg, ok := a.tryObject(r, pos, false); ok {
 			a.segs = append(a.segs, seg)
-			pos = ws(a.text, seg.end)
+			pos = jsonl.SkipSpace(a.text, seg.end)
 			continue
 		}
-		next, seg, found := a.nextEntry(p, pos+1, &tries)
-		a.addJunk(p, pos, next)
+		next, seg, found := a.nextEntry(r, pos+1, &tries)
+		a.addJunk(r, pos, next)
 		if !found {
 			return
 		}
 		a.segs = append(a.segs, seg)
-		pos = ws(a.text, seg.end)
+		pos = jsonl.SkipSpace(a.text, seg.end)
 	}
 }
 
@@ -128,7 +134,7 @@ var entryStart = []byte(`{"type":"`)
 
 // nextEntry searches from i for an object that looks like a session entry:
 // it starts as Pi writes entries, with a known type, and parses.
-func (a *analysis) nextEntry(p *parser, i int, tries *int) (int, segment, bool) {
+func (a *analysis) nextEntry(r *jsonl.Reader, i int, tries *int) (int, segment, bool) {
 	for *tries < maxSalvageTries {
 		k := bytes.Index(a.text[i:], entryStart)
 		if k < 0 {
@@ -137,7 +143,7 @@ func (a *analysis) nextEntry(p *parser, i int, tries *int) (int, segment, bool) 
 		i += k
 		if knownTypeAt(a.text[i+len(entryStart)-1:]) {
 			*tries++
-			if seg, ok := a.tryObject(p, i, true); ok {
+			if seg, ok := a.tryObject(r, i, true); ok {
 				return i, seg, true
 			}
 		}
@@ -160,35 +166,32 @@ func knownTypeAt(b []byte) bool {
 // tryObject parses one object at i. With entryLike, it must also look like a
 // session line (a known type, or an id and a parentId), so that a content
 // block inside a torn entry is not taken for an entry.
-func (a *analysis) tryObject(p *parser, i int, entryLike bool) (segment, bool) {
+func (a *analysis) tryObject(r *jsonl.Reader, i int, entryLike bool) (segment, bool) {
 	if a.text[i] != '{' {
 		return segment{}, false
 	}
-	p.reset(a.text[:len(a.text):len(a.text)])
-	end := p.parseValue(i, ctxTop)
-	if end < 0 {
+	seg := segment{start: i}
+	res := r.Read(a.text, i, &seg.f)
+	if !res.OK() {
 		return segment{}, false
 	}
-	seg := segment{start: i, end: end, top: p.top, msg: p.msg, calls: append([]callSpan(nil), p.calls...)}
-	if entryLike && !looksLikeEntry(a.text, &seg) {
+	seg.end = res.End
+	if entryLike && !looksLikeEntry(&seg.f) {
 		return segment{}, false
 	}
 	return seg, true
 }
 
-func looksLikeEntry(text []byte, s *segment) bool {
-	if s.top[fID].ok() && s.top[fParentID].ok() {
-		return true
-	}
-	if !s.top[fType].ok() {
-		return false
-	}
-	name, _ := jsonl.DecodeString(text[s.top[fType].start:s.top[fType].end])
-	return jsonl.ParseEntryType(name) != jsonl.TypeUnknown
+// looksLikeEntry reports whether an object has an id and a parentId, or a
+// known type.
+func looksLikeEntry(f *jsonl.Fields) bool {
+	return f.ID != nil && f.ParentID != nil || jsonl.EntryTypeOf(f.Type) != jsonl.TypeUnknown
 }
 
-func (a *analysis) addJunk(p *parser, start, end int) {
-	for end > start && isSpace(a.text[end-1]) {
+// addJunk records the bytes from start to end, white space after them left
+// out, as junk: torn when they are the start of an object that ends early.
+func (a *analysis) addJunk(r *jsonl.Reader, start, end int) {
+	for end > start && jsonl.IsSpace(a.text[end-1]) {
 		end--
 	}
 	if end <= start {
@@ -196,10 +199,7 @@ func (a *analysis) addJunk(p *parser, start, end int) {
 	}
 	pc := piece{start: start, end: end}
 	if a.text[start] == '{' {
-		p.reset(a.text[start:end])
-		pc.truncated = p.parseValue(0, ctxNone) < 0 && p.eof
+		pc.truncated = r.Read(a.text[start:end], 0, nil).EOF
 	}
 	a.junk = append(a.junk, pc)
 }
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -110,7 +110,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 		m.entries = make([]entry, 0, min(sizeHint/bytesPerEntryGuess, maxEntriesGuess)+16)
 	}
 	sc := jsonl.NewScanner(r, name)
-	var p parser
+	var sr jsonl.Reader
 	var a analysis
 	firstCR := jsonl.Line{}
 	for sc.Scan() {
@@ -125,7 +125,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 			}
 			m.crlf++
 		}
-		analyse(&p, l.Bytes, &a)
+		analyse(&sr, l.Bytes, &a)
 		m.noteLine(l, &a, fs)
 		for k := range a.segs {
 			m.addEntry(l, k, &a, fs)
@@ -146,7 +146,7 @@ func (m *model) noteLine(l jsonl.Line, a *analysis, fs *findings) {
 	if l.BOM || l.CR || l.Unterminated || !a.clean() {
 		m.markDirty(l, a)
 	}
-	if a.clean() || a.notObject {
+	if a.parsed() {
 		m.parsed++
 	}
 	if l.BOM {
@@ -230,57 +230,58 @@ func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {
 // addEntry records object k of line l.
 func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	s := &a.segs[k]
-	t := a.text
+	f := &s.f
 	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(s.start), keptIdx: -1, parsed: -1}
-	if a.clean() {
+	if a.parsed() {
 		e.parsed = m.parsed - 1
 	}
 	if m.ra == nil {
-		e.hash = maphash.Bytes(m.seed, t[s.start:s.end])
+		e.hash = maphash.Bytes(m.seed, a.text[s.start:s.end])
 	}
-	e.header, e.typ = typeOf(t, s.top[fType])
-	e.id, e.hasID = decodeSpan(t, s.top[fID])
-	e.pkind, e.parent = parentOf(t, s.top[fParentID])
-	if e.header {
-		if v := s.top[fVersion]; v.ok() {
-			e.vraw = string(t[v.start:v.end])
-		}
+	e.header, e.typ = typeOf(f.Type)
+	e.id, e.hasID = jsonl.DecodeString(f.ID)
+	e.pkind, e.parent = parentOf(f.ParentID)
+	if e.header && f.Version != nil {
+		e.vraw = string(f.Version)
 	}
-	e.readRefs(t, s)
-	e.readMessage(t, s)
+	e.readRefs(f)
+	e.readMessage(f)
 	m.entries = append(m.entries, e)
-	checkContent(&e, t, s, fs)
+	checkContent(&e, f, fs)
 }
 
 // readRefs reads the entry's reference key (jsonl.EntryType.Ref), and the
 // line index a v1 compaction keeps from.
-func (e *entry) readRefs(t []byte, s *segment) {
+func (e *entry) readRefs(f *jsonl.Fields) {
 	if k := e.typ.Ref(); k != jsonl.NoRef {
-		e.ref, e.hasRef = decodeSpan(t, s.top[refField(k)])
+		e.ref, e.hasRef = jsonl.DecodeString(f.Refs[k])
 	}
-	if v := s.top[fFirstKeptIndex]; e.typ == jsonl.TypeCompaction && v.ok() {
-		e.keptIdx = atoi(t[v.start:v.end])
+	if e.typ != jsonl.TypeCompaction || f.FirstKeptIndex == nil {
+		return
+	}
+	if n, ok := jsonl.KeptIndex(f.FirstKeptIndex); ok && n >= 0 {
+		e.keptIdx = n
 	}
 }
 
-func (e *entry) readMessage(t []byte, s *segment) {
+func (e *entry) readMessage(f *jsonl.Fields) {
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
-	if e.role = roleOf(t, s.msg[fRole]); e.role == jsonl.NoRole {
+	if e.role = roleOf(f.Msg.Role); e.role == jsonl.NoRole {
 		return
 	}
 	switch e.role {
 	case jsonl.ToolResultRole:
-		e.callID, _ = decodeSpan(t, s.msg[fToolCallID])
+		e.callID, _ = jsonl.DecodeString(f.Msg.ToolCallID)
 		e.callHash = maphash.String(idSeed, e.callID)
-		e.toolName, _ = decodeSpan(t, s.msg[fToolName])
+		e.toolName, _ = jsonl.DecodeString(f.Msg.ToolName)
 	case jsonl.AssistantRole:
-		stop, _ := decodeSpan(t, s.msg[fStopReason])
+		stop, _ := jsonl.DecodeString(f.Msg.StopReason)
 		e.aborted = stop == "error" || stop == "aborted"
-		for _, c := range s.calls {
-			id, _ := decodeSpan(t, c.id)
-			name, _ := decodeSpan(t, c.name)
+		for _, c := range f.Msg.ToolCalls {
+			id, _ := jsonl.DecodeString(c.ID)
+			name, _ := jsonl.DecodeString(c.Name)
 			e.calls = append(e.calls, call{id: id, name: name, hash: maphash.String(idSeed, id)})
 		}
 	}
@@ -306,9 +307,9 @@ func (m *model) objectText(i int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p parser
+	var r jsonl.Reader
 	var a analysis
-	analyse(&p, raw, &a)
+	analyse(&r, raw, &a)
 	if e.seg >= len(a.segs) {
 		return nil, &jsonl.PosError{File: m.name, Line: e.line, Offset: e.lineOff, Err: fmt.Errorf("the line changed while it was being read")}
 	}
@@ -331,80 +332,34 @@ func (m *model) readLine(l lineRec) ([]byte, error) {
 	return raw, nil
 }
 
-// typeOf reads an entry's type without allocating in the common case.
-func typeOf(t []byte, s span) (header bool, typ jsonl.EntryType) {
-	name, ok := rawString(t, s)
-	if !ok {
-		return false, jsonl.TypeUnknown
-	}
-	if typ = jsonl.ParseEntryType(string(name)); typ == jsonl.TypeSession {
+// typeOf reads an entry's type from the raw value of its "type"; the
+// header is told apart.
+func typeOf(raw []byte) (header bool, typ jsonl.EntryType) {
+	if typ = jsonl.EntryTypeOf(raw); typ == jsonl.TypeSession {
 		return true, jsonl.TypeUnknown
 	}
 	return false, typ
 }
 
-// roleOf reads a message's role. v2's hookMessage is read as custom, the
-// role Pi migrates it to.
-func roleOf(t []byte, s span) jsonl.Role {
-	if !s.ok() {
-		return jsonl.NoRole
-	}
-	if r := jsonl.RoleOf(t[s.start:s.end]); r != jsonl.HookMessageRole {
+// roleOf reads a message's role from the raw value of its "role". v2's
+// hookMessage is read as custom, the role Pi migrates it to.
+func roleOf(raw []byte) jsonl.Role {
+	if r := jsonl.RoleOf(raw); r != jsonl.HookMessageRole {
 		return r
 	}
 	return jsonl.CustomRole
 }
 
-// rawString returns the content of a string value; escaped strings are
-// decoded.
-func rawString(t []byte, s span) ([]byte, bool) {
-	if !s.ok() || t[s.start] != '"' {
-		return nil, false
-	}
-	inner := t[s.start+1 : s.end-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
-		return inner, true
-	}
-	str, ok := jsonl.DecodeString(t[s.start:s.end])
-	return []byte(str), ok
-}
-
-// decodeSpan returns the string value at s; ok is false when it is absent or
-// not a string. The text is valid UTF-8 already, so only escapes need work.
-func decodeSpan(t []byte, s span) (string, bool) {
-	if !s.ok() || t[s.start] != '"' {
-		return "", false
-	}
-	if inner := t[s.start+1 : s.end-1]; bytes.IndexByte(inner, '\\') < 0 {
-		return string(inner), true
-	}
-	return jsonl.DecodeString(t[s.start:s.end])
-}
-
-func parentOf(t []byte, s span) (parentKind, string) {
+// parentOf says what the raw value of an entry's parentId holds.
+func parentOf(raw []byte) (parentKind, string) {
 	switch {
-	case !s.ok():
+	case raw == nil:
 		return parentAbsent, ""
-	case t[s.start] == 'n':
+	case raw[0] == 'n':
 		return parentNull, ""
-	case t[s.start] == '"':
-		p, _ := decodeSpan(t, s)
+	case raw[0] == '"':
+		p, _ := jsonl.DecodeString(raw)
 		return parentString, p
 	}
 	return parentOther, ""
-}
-
-// atoi parses a small non-negative JSON integer, -1 for anything else.
-func atoi(b []byte) int {
-	if len(b) == 0 || len(b) > 9 {
-		return -1
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }

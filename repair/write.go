@@ -29,7 +29,7 @@ type writer struct {
 	pl      *plan
 	out     *jsonl.Writer
 	q       io.Writer // the quarantine, nil when the plan needs none
-	p       parser
+	r       jsonl.Reader
 	a       analysis
 	copied  int64
 	qBytes  int64
@@ -124,7 +124,7 @@ func (w *writer) rewriteLine(l lineRec) error {
 	if err != nil {
 		return err
 	}
-	analyse(&w.p, raw, &w.a)
+	analyse(&w.r, raw, &w.a)
 	if len(w.a.segs) == 0 {
 		return w.wholeLine(raw)
 	}
@@ -152,7 +152,7 @@ func (w *writer) rewriteRun(run lineRec) error {
 		if l.BOM && run.num > 1 { // only the file's first line has a byte-order mark
 			raw = append(append([]byte(nil), bom...), raw...)
 		}
-		analyse(&w.p, raw, &w.a)
+		analyse(&w.r, raw, &w.a)
 		if err := w.wholeLine(raw); err != nil {
 			return err
 		}
