@@ -144,6 +144,26 @@ func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	return res.shifted(i)
 }
 
+// firstWindow is the first stretch ReadFirst maps; each next one is twice
+// as long.
+const firstWindow = 4 << 10
+
+// ReadFirst is Read for a value that more text follows, as when joined
+// entries are read one after another from one long line. Read maps all of
+// b from i on, so reading k values that way costs k times the line;
+// ReadFirst maps b in windows that double until the value ends inside one,
+// so each value costs about twice its own length. A window that cuts the
+// value short gives EOF, exactly as the end of b would.
+func (r *Reader) ReadFirst(b []byte, i int, f *Fields) Syntax {
+	for w := firstWindow; ; w *= 2 {
+		end := min(len(b), i+w)
+		res := r.Read(b[:end], i, f)
+		if end == len(b) || !res.EOF {
+			return res
+		}
+	}
+}
+
 // lineSkimmer skims lines one after another, reusing its string map and
 // its stack of open containers. The stack has no depth limit, as JSON.parse
 // has none: it costs a byte per open container, so a line's stack is never

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -297,4 +298,42 @@ func FuzzSkimInMatchesSkim(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		eachPath(func(string) { assertInPlaceMatchesAlone(t, data) })
 	})
+}
+
+// TestReadFirstMatchesRead reads every value of a line of joined entries
+// longer than ReadFirst's windows, whole and cut at every byte around a
+// window's edge, with ReadFirst and with Read: the results and fields are
+// the same wherever an edge falls (a literal, a number, an escape, a
+// multi-byte character).
+func TestReadFirstMatchesRead(t *testing.T) {
+	items := strings.Repeat(`true,false,null,-12.5e3,"\u0041é\"",`, firstWindow/30)
+	var line []byte
+	var starts []int
+	for k := range 24 {
+		starts = append(starts, len(line))
+		line = fmt.Appendf(line, `{"type":"message","id":"%08x","message":{"role":"assistant","content":[{"type":"toolCall","id":"c%d","name":"%s","arguments":{"a":[%s0]}}]}}`, k, k, strings.Repeat("x", k), items)
+	}
+	cuts := []int{len(line)}
+	for _, i := range starts {
+		for d := -10; d <= 2; d++ {
+			cuts = append(cuts, min(len(line), i+firstWindow+d))
+		}
+	}
+	var r Reader
+	for _, cut := range cuts {
+		b := line[:cut]
+		for _, i := range starts {
+			if i >= cut {
+				break
+			}
+			var want, got Fields
+			ws, gs := r.Read(b, i, &want), r.ReadFirst(b, i, &got)
+			if ws != gs || !reflect.DeepEqual(want, got) {
+				t.Fatalf("cut %d, value at %d: Read %+v, ReadFirst %+v", cut, i, ws, gs)
+			}
+			if cut == len(line) && (!ws.OK() || len(want.Msg.ToolCalls) != 1) {
+				t.Fatalf("value at %d does not read whole: %+v", i, ws)
+			}
+		}
+	}
 }

@@ -2,9 +2,12 @@ package repair_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pitool/pitool/bench/gen"
@@ -77,6 +80,33 @@ func BenchmarkRepairTornTail(b *testing.B) {
 		}
 		if res.BytesCopied < size-100<<10 {
 			b.Fatalf("copied only %d of %d bytes raw", res.BytesCopied, size)
+		}
+	}
+}
+
+// BenchmarkValidateJoinedLine validates a session whose entries were all
+// written on one line (a writer that lost its newlines): 20,000 joined
+// entries, about 6 MB. Salvage reads them one after another, so its cost
+// per byte must not grow with the line.
+func BenchmarkValidateJoinedLine(b *testing.B) {
+	var line []byte
+	parent := "null"
+	for k := range 20000 {
+		id := fmt.Sprintf("%08x", k)
+		line = fmt.Appendf(line, `{"type":"message","id":"%s","parentId":%s,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"%s"}}`, id, parent, strings.Repeat("x", 200))
+		parent = `"` + id + `"`
+	}
+	text := append([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}`+"\n"), line...)
+	text = append(text, '\n')
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := repair.Validate(context.Background(), bytes.NewReader(text), "joined.jsonl", repair.ValidateOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Entries != 20000 {
+			b.Fatalf("validate found %d entries, want 20000", rep.Entries)
 		}
 	}
 }

@@ -171,7 +171,7 @@ func (a *analysis) tryObject(r *jsonl.Reader, i int, entryLike bool) (segment, b
 		return segment{}, false
 	}
 	seg := segment{start: i}
-	res := r.Read(a.text, i, &seg.f)
+	res := r.ReadFirst(a.text, i, &seg.f)
 	if !res.OK() {
 		return segment{}, false
 	}
