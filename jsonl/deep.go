@@ -24,7 +24,12 @@ const deepMember = goccyDepth / 2
 // field it names. A deep value for a key no field names is ignored, and one
 // for a field of any other type is an error, as with the decoder. Nothing
 // recurses with the depth of the input.
+//
+// raw is read as Pi reads a session, as UTF-8 first: bytes that are not
+// UTF-8 are U+FFFD, one per maximal subpart (ToValidUTF8), in the strings
+// and RawMessages decoded alike.
 func Unmarshal(raw []byte, v any) error {
+	raw = ToValidUTF8(raw)
 	err := json.Unmarshal(raw, v)
 	if err == nil || nesting(raw) <= deepMember {
 		return err
