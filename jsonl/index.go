@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"io"
-	"strconv"
 	"sync"
 )
 
@@ -46,7 +45,7 @@ type Index struct {
 	Header     Header // zero when HasHeader is false
 	HasHeader  bool
 	HeaderLine int    // line of the first header, 0 when missing
-	Version    int    // 1, 2 or 3 (3 when there is no header)
+	Version    int    // 1, 2 or 3 as Pi reads the header (SessionVersion); 3 when there is no header
 	Lines      int    // physical lines read
 	Skipped    []Line // the first MaxSampledLines lines Pi's loader skips: blank, malformed, or not an object (Bytes nil)
 	ExtraHeads []Line // the first MaxSampledLines header lines after the first (Bytes nil)
@@ -238,10 +237,7 @@ func (ix *Index) noteHeader(f *lineFacts) {
 		return
 	}
 	ix.HasHeader, ix.HeaderLine = true, l.Num
-	ix.Version = 1
-	if v, err := strconv.Atoi(string(f.version)); err == nil {
-		ix.Version = v
-	}
+	ix.Version = SessionVersion(f.version)
 	var h Header
 	if Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
 		ix.Header = h

@@ -82,13 +82,11 @@ func checkHeader(m *model, s *structure, e *entry, fs *findings) {
 	if !e.hasID {
 		fs.add("header.invalid", e.line, e.off, "the session header has no string id; Pi refuses to open the file")
 	}
+	s.version = jsonl.SessionVersion([]byte(e.vraw))
 	switch e.vraw {
-	case "":
-		s.version = 1
-	case "1", "2", "3":
-		s.version = int(e.vraw[0] - '0')
+	case "", "1", "2", "3":
 	default:
-		fs.add("header.version-unknown", e.line, e.off, "unknown session format version %s", clip([]byte(e.vraw)))
+		fs.add("header.version-unknown", e.line, e.off, "unknown session format version %s; Pi reads it as v%d", clip([]byte(e.vraw)), s.version)
 		return
 	}
 	if s.version < jsonl.CurrentVersion {
