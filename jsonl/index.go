@@ -189,6 +189,13 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	return f
 }
 
+// ParentValueOf says what the raw value of a parentId holds, and, for a
+// ParentNamed, the id it names (decoded).
+func ParentValueOf(raw []byte) (ParentValue, string) {
+	v, id := parentValueOf(raw)
+	return v, string(id)
+}
+
 // parentValueOf reads a raw parentId value: what it holds, and the id it
 // names (decoded) when it is a non-empty string.
 func parentValueOf(raw []byte) (ParentValue, []byte) {

@@ -117,7 +117,7 @@ func validateFacts(a *analysed, loaded []bool) []agreeFacts {
 			continue
 		}
 		f := agreeFacts{line: e.line, typ: e.typ, id: e.id}
-		if e.pkind == parentString {
+		if e.pvalue == jsonl.ParentNamed || e.pvalue == jsonl.ParentEmpty {
 			f.parentID = e.parent
 		}
 		if a.s.version < 2 {

@@ -10,16 +10,6 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// parentKind says what an entry's parentId holds.
-type parentKind uint8
-
-const (
-	parentAbsent parentKind = iota
-	parentNull
-	parentString
-	parentOther // a number, object…: names no entry
-)
-
 // call is one tool call of an assistant message; hash is its id's, for the
 // maps of the branch walk.
 type call struct {
@@ -52,7 +42,7 @@ type entry struct {
 	vraw     string // header only: the raw version value ("" for v1)
 	typ      jsonl.EntryType
 	role     jsonl.Role
-	pkind    parentKind
+	pvalue   jsonl.ParentValue // what parentId holds; parent is the id when it is jsonl.ParentNamed
 	header   bool
 	hasID    bool
 	hasRef   bool // ref is set
@@ -240,7 +230,7 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	}
 	e.header, e.typ = typeOf(f.Type)
 	e.id, e.hasID = jsonl.DecodeString(f.ID)
-	e.pkind, e.parent = parentOf(f.ParentID)
+	e.pvalue, e.parent = jsonl.ParentValueOf(f.ParentID)
 	if e.header && f.Version != nil {
 		e.vraw = string(f.Version)
 	}
@@ -348,18 +338,4 @@ func roleOf(raw []byte) jsonl.Role {
 		return r
 	}
 	return jsonl.CustomRole
-}
-
-// parentOf says what the raw value of an entry's parentId holds.
-func parentOf(raw []byte) (parentKind, string) {
-	switch {
-	case raw == nil:
-		return parentAbsent, ""
-	case raw[0] == 'n':
-		return parentNull, ""
-	case raw[0] == '"':
-		p, _ := jsonl.DecodeString(raw)
-		return parentString, p
-	}
-	return parentOther, ""
 }

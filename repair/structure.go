@@ -106,20 +106,9 @@ func indexModel(m *model, s *structure) *jsonl.Index {
 	for i := range m.entries {
 		e := &m.entries[i]
 		b.Add(&jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: e.id, HasID: e.hasID,
-			Parent: parentValue(e.pkind), ParentID: e.parent, Ref: e.ref, HasRef: e.hasRef, Parsed: e.parsed, NotNode: e.header})
+			Parent: e.pvalue, ParentID: e.parent, Ref: e.ref, HasRef: e.hasRef, Parsed: e.parsed, NotNode: e.header})
 	}
 	return b.Index()
-}
-
-// parentValue is jsonl's name for what a parentId holds.
-func parentValue(k parentKind) jsonl.ParentValue {
-	switch k {
-	case parentString:
-		return jsonl.ParentNamed
-	case parentOther:
-		return jsonl.ParentNotString
-	}
-	return jsonl.NoParentValue
 }
 
 // checkIDs reports entries without an id and ids used twice.
