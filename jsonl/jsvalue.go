@@ -47,7 +47,7 @@ func Canonical(raw []byte) []byte {
 			s, _ := DecodeString(raw[i:end])
 			out = AppendString(out, s)
 			i = end
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case IsSpace(c):
 			i++
 		default:
 			out = append(out, c)
