@@ -503,8 +503,6 @@ func (m *MessageFields) keep(key, raw []byte) {
 	}
 }
 
-// text decodes a skimmed string field; ok is false when it is absent or not a string.
-func text(raw []byte) (string, bool) { return DecodeString(raw) }
 
 // value reads one value of any depth. Containers are tracked on an explicit
 // stack of their closing bytes rather than by recursion, so a token costs a

@@ -65,7 +65,7 @@ func TestSkimLine(t *testing.T) {
 		if !new(lineSkimmer).skim(line, &s).OK() || string(s.Type) != `"label"` || string(s.ParentID) != "null" || string(s.Refs[RefTarget]) != `"t"` || string(s.Label) != `"x"` || string(s.Version) != "3" {
 			t.Fatalf("%s: skim = %+v", path, s)
 		}
-		if id, _ := text(s.ID); id != "ab" {
+		if id, _ := DecodeString(s.ID); id != "ab" {
 			t.Errorf("%s: id = %q, want the escape decoded", path, id)
 		}
 		for _, bad := range []struct {
