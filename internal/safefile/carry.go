@@ -119,26 +119,47 @@ func (e *Edit) appended(from, size int64) ([]byte, error) {
 	}
 }
 
+// lateQuiet is how long the old file must stay unchanged after the rename
+// before carryLate stops watching it, and lateMax how long it watches at
+// most. A writer that opened the file by name just before the rename still
+// writes into the old inode: Pi opens, writes a line and closes at once, so
+// what it writes lands well within lateQuiet.
+const (
+	lateQuiet = 50 * time.Millisecond
+	lateMax   = 2 * time.Second
+)
+
 // carryLate appends to the new file what was appended to the old one
-// between the last recheck (which saw end bytes) and the rename.
+// between the last recheck (which saw end bytes) and the rename, and then
+// what lands in the old one until it has stayed unchanged for lateQuiet.
 func (e *Edit) carryLate(end int64, opts CommitOptions) (int64, error) {
-	info, err := e.old.Stat()
-	if err != nil {
-		return 0, err
-	}
 	seen := max(end, e.stamp.Size)
-	if info.Size() <= seen {
-		return 0, nil
+	var carried int64
+	quietSince, deadline := time.Now(), time.Now().Add(lateMax)
+	for {
+		info, err := e.old.Stat()
+		if err != nil {
+			return carried, err
+		}
+		if info.Size() > seen {
+			if end < 0 {
+				return carried, fmt.Errorf("%s: appended to while it was replaced by a compressed copy; the old file is kept as its backup: %w", e.Path, ErrChanged)
+			}
+			var buf bytes.Buffer
+			n, err := e.carryFrom(&buf, seen, info.Size(), opts.Carry)
+			if err == nil {
+				err = appendSynced(e.Path, buf.Bytes())
+			}
+			if err != nil {
+				return carried, err
+			}
+			carried, seen, quietSince = carried+n, seen+n, time.Now()
+		}
+		if now := time.Now(); now.Sub(quietSince) >= lateQuiet || now.After(deadline) {
+			return carried, nil
+		}
+		time.Sleep(lateQuiet / 5)
 	}
-	if end < 0 {
-		return 0, fmt.Errorf("%s: appended to while it was replaced by a compressed copy; the old file is kept as its backup: %w", e.Path, ErrChanged)
-	}
-	var buf bytes.Buffer
-	n, err := e.carryFrom(&buf, seen, info.Size(), opts.Carry)
-	if err != nil {
-		return 0, err
-	}
-	return n, appendSynced(e.Path, buf.Bytes())
 }
 
 // appendSynced appends b to path with one write and syncs it.

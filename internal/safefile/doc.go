@@ -37,9 +37,12 @@
 //  4. The backup, when asked for, is a hard link to the old file (FILE.bak,
 //     never overwriting an existing one), then the temporary file is renamed
 //     over the file and the folder synced.
-//  5. Through the descriptor kept since Begin, Commit looks at the old file
-//     once more: bytes Pi appended to it between the last recheck and the
-//     rename are appended to the new file, so no line is ever lost.
+//  5. Through the descriptor kept since Begin, Commit watches the old file
+//     after the rename until it has stayed unchanged for lateQuiet (50 ms,
+//     at most lateMax): bytes Pi appended to it between the last recheck and
+//     the rename, and lines written by a writer that opened the file by name
+//     just before the rename, are appended to the new file, so no line is
+//     lost.
 //
 // Appends (AppendLine: compact) are one write and one fsync under the lock,
 // after checking the stamp; they never replace anything.
