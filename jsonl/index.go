@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"io"
+	"math"
 	"sync"
 )
 
@@ -406,4 +407,16 @@ func textBytes(raw []byte) ([]byte, bool) {
 	}
 	s, _ := DecodeString(raw)
 	return []byte(s), true
+}
+
+// IndexReaderAt indexes the session whose decompressed text ra holds, read
+// from the start to its end, as BuildIndex indexes a source: the file as Pi
+// loads it, whose entries can be decoded.
+func IndexReaderAt(name string, ra io.ReaderAt) (*Index, error) {
+	ix := newIndex(name, ra)
+	if err := ix.scan(NewScanner(io.NewSectionReader(ra, 0, math.MaxInt64), name)); err != nil {
+		return nil, err
+	}
+	ix.link()
+	return ix, nil
 }

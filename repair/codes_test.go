@@ -72,6 +72,11 @@ var codeSamples = map[string]string{
 	"tools.unanswered-at-end": file(hdr, user("a", ""), asst("b", "a", "c1", "read")),
 	"tools.name-mismatch":     file(hdr, user("a", ""), asst("b", "a", "c1", "read"), result("c", "b", "c1", "bash")),
 
+	"request.orphan-result":        file(hdr, user("a", ""), asst("b", "a", "c1", "read"), result("c", "b", "c1", "read"), ent("d", "c", `"context_edit","targetId":"b","replacement":null`)),
+	"request.call-in-earlier-turn": file(hdr, user("a", ""), asst("b", "a", "c1", "read"), user("u", "b"), result("c", "u", "c1", "read")),
+	"request.answered-twice":       file(hdr, user("a", ""), asst("b", "a", "c1", "read"), result("c", "b", "c1", "read"), result("d", "c", "c1", "read")),
+	"request.other-leaf":           file(hdr, user("a", ""), asst("b", "a", "c1", "read"), result("c", "b", "c1", "read"), ent("d", "c", `"context_edit","targetId":"b","replacement":null`), user("x", "c")),
+
 	"compaction.first-kept-missing":  file(hdr, user("a", ""), ent("b", "a", `"compaction","summary":"s","firstKeptEntryId":"zz","tokensBefore":5`)),
 	"compaction.first-kept-off-path": file(hdr, user("a", ""), user("x", ""), ent("b", "a", `"compaction","summary":"s","firstKeptEntryId":"x","tokensBefore":5`)),
 

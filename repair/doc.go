@@ -26,8 +26,16 @@
 //     exactly what Pi already shows (nothing before the summary is kept), so
 //     the context does not change; guessing a cut point would put back
 //     messages the summary already covers.
-//   - A tool result whose call is on no branch above it (its call was lost)
-//     goes to the quarantine: providers reject such a result.
+//   - A tool result whose call is on no branch above it (its call was lost,
+//     is only in a failed turn, or comes after it) goes to the quarantine:
+//     providers reject such a result.
+//   - Any other tool result the request at the active leaf holds and a
+//     provider refuses (its call summarised by a compaction, dropped or
+//     replaced by a context_edit, cut off by a message, or answered before)
+//     is dropped by appending a context_edit with replacement null after the
+//     last line (jsonl.Index.RequestFix), so history stays byte-identical
+//     and Pi's /tree can undo it. When other repairs renumber or drop
+//     entries Pi loads, the edits wait for the next run.
 //   - A torn last line goes to the quarantine and the complete lines before
 //     it are kept; half an entry is never completed by guessing.
 //   - v1 and v2 files are migrated to v3 as Pi migrates them, with the ids

@@ -127,6 +127,11 @@ var codes = map[string]codeInfo{
 	"tools.unanswered-at-end": {sev: SevInfo, fix: fixCloseCalls},
 	"tools.name-mismatch":     {sev: SevWarning},
 
+	"request.orphan-result":        {sev: SevError},
+	"request.call-in-earlier-turn": {sev: SevError},
+	"request.answered-twice":       {sev: SevError},
+	"request.other-leaf":           {sev: SevInfo, fix: fixNone, note: "Pi sends this request only if the user goes back to that leaf, and accepts context edits only on its active branch; resume there in Pi and run pitool repair again"},
+
 	"compaction.first-kept-missing":  {sev: SevError},
 	"compaction.first-kept-off-path": {sev: SevError},
 

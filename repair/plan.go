@@ -54,6 +54,7 @@ type plan struct {
 	visit    []lineRec
 	fixes    []Fix
 	quarant  bool
+	tail     [][]byte // lines appended after the input (planRequest)
 	taken    map[string]bool
 	idSource string
 }
@@ -96,6 +97,9 @@ func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, er
 	}
 	pl.planLines()
 	pl.lineFixes()
+	if err := pl.planRequest(); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 
@@ -294,7 +298,9 @@ func (pl *plan) planLines() {
 }
 
 // changed reports whether the output differs from the input.
-func (pl *plan) changed() bool { return pl.header != nil || len(pl.visit) > 0 || pl.a.m.torn }
+func (pl *plan) changed() bool {
+	return pl.header != nil || len(pl.visit) > 0 || pl.a.m.torn || len(pl.tail) > 0
+}
 
 // lineFixMessages says what repair does about each kind of damaged line.
 var lineFixMessages = map[string]string{

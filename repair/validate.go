@@ -21,6 +21,9 @@ type ValidateOptions struct {
 	// truncated, when set, says after the scan whether the compressed
 	// stream ended early (jsonl.Source.Truncated).
 	truncated func() bool
+	// reread, when set, reads the input again for the request check when
+	// the scan does not read objects back.
+	reread io.ReaderAt
 }
 
 // ValidateFile validates one session file ("-" reads stdin) in one streaming
@@ -58,6 +61,7 @@ func sizeHint(src *jsonl.Source) int64 {
 
 // Validate validates a decompressed session stream; name labels findings.
 func Validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, error) {
+	opts.reread, _ = r.(io.ReaderAt)
 	rep, _, err := validate(ctx, r, nil, name, 0, opts)
 	return rep, err
 }
@@ -79,13 +83,20 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 		fs.add("line.truncated", max(m.lines, 1), m.bytes, "the compressed stream ends early, after %d bytes of text (a crash while it was written); the lines it yields are kept", m.bytes)
 	}
 	s := analyseStructure(m, fs)
+	reread := ra
+	if reread == nil {
+		reread = opts.reread
+	}
+	rix := requestIndex(reread, name)
+	requests := requestProblems(rix)
+	reportRequests(rix, requests, fs)
 	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes
 	rep.Entries = s.nodes()
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		return a.Line < b.Line || (a.Line == b.Line && a.Offset < b.Offset)
 	})
-	return rep, &analysed{m: m, s: s, report: rep}, nil
+	return rep, &analysed{m: m, s: s, report: rep, requestIx: rix, requests: requests}, nil
 }
 
 // analysed is a validated file, the input to a repair plan.
@@ -93,4 +104,8 @@ type analysed struct {
 	m      *model
 	s      *structure
 	report *Report
+	// requestIx is the input as Pi loads it (nil when it cannot be read
+	// again), requests the problems of its requests, active leaf first.
+	requestIx *jsonl.Index
+	requests  []jsonl.LeafRequest
 }

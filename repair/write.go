@@ -64,6 +64,11 @@ func (pl *plan) write(ctx context.Context, out *jsonl.Writer, q io.Writer, from,
 	if err := w.copyRange(pos, size); err != nil {
 		return nil, err
 	}
+	for _, line := range pl.tail {
+		if err := out.WriteLine(line); err != nil {
+			return nil, err
+		}
+	}
 	if bq, ok := w.q.(*bufio.Writer); ok {
 		return w, bq.Flush()
 	}
