@@ -4,20 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
-
-var update = flag.Bool("update", false, "regenerate goldens with ../../shared/pi-reference/pi-ref")
 
 const corpus = "../testdata/corpus"
 
@@ -80,7 +77,7 @@ func branchedLeafCases(t *testing.T) []planCase {
 // returns its path; without -update the committed file is used as is.
 func generatedFile(t *testing.T, name string) string {
 	path := filepath.Join("testdata", "gen", name+".jsonl")
-	if !*update {
+	if !*testref.Update {
 		return path
 	}
 	var buf bytes.Buffer
@@ -143,7 +140,7 @@ func TestPrepareMatchesPiRef(t *testing.T) {
 	for _, c := range planCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "prepare", c.name+".json")
-			if *update {
+			if *testref.Update {
 				writePrepareGolden(t, c, golden)
 			}
 			want, err := os.ReadFile(golden)
@@ -247,17 +244,13 @@ func writePrepareGolden(t *testing.T, c planCase, golden string) {
 	t.Fatalf("pi-ref's firstKeptEntryId %s is not in pi-ref migrate", p.FirstKeptEntryID)
 }
 
+// piRef runs the reference (testref.Run, whose fixed ids make the v1 ids of
+// pi-ref prepare and pi-ref migrate agree) and returns its output.
 func piRef(t *testing.T, args ...string) []byte {
-	seq, err := filepath.Abs("testdata/seq-uuid.mjs")
+	t.Helper()
+	out, err := testref.Run(args...)
 	if err != nil {
 		t.Fatal(err)
-	}
-	cmd := exec.Command("../../shared/pi-reference/pi-ref", args...)
-	cmd.Env = append(os.Environ(), "NODE_OPTIONS=--import "+seq)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pi-ref %v: %v", args, err)
 	}
 	return out
 }
