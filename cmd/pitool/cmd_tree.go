@@ -20,7 +20,7 @@ func treeCommand(e *env) *cli.Command {
 shows its type or role and a one-line preview, labels appear in [brackets], the
 active path is marked with * and the active leaf (where Pi resumes) with <- active.
 
---json prints {leafId, rows} with the same rows as pi-ref tree: id, parentId,
+--json prints {leafId, rows} with the rows of Pi's own session tree: id, parentId,
 type, depth, label and children, depth-first, siblings oldest first.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
