@@ -9,8 +9,9 @@
 # Without FILE or DIR it takes every session the repository holds (*.jsonl under testdata/ and
 # the packages' testdata/). Both runners run with scripts/piref/deterministic.mjs preloaded, so
 # ids, clock and temporary folder names do not differ from run to run. A run that takes longer than
-# PI_REF_SELFTEST_TIMEOUT seconds (default 20; Pi never ends on a parent cycle) is stopped, and a
-# stop of both counts as agreement, reported apart.
+# PI_REF_SELFTEST_TIMEOUT seconds (default 20) is stopped. On a parent cycle Pi never ends: its
+# memory grows until it is stopped or runs out, whichever comes first on a loaded machine, so when
+# neither runner finished (stopped, or killed by a signal) that counts as agreement, reported apart.
 # Prints one line per difference and a summary; exit status 0 when everything agrees, 1 otherwise.
 set -euo pipefail
 [[ $# -ge 1 ]] || { echo "usage: $0 OTHER [FILE|DIR...]" >&2; exit 2; }
@@ -31,16 +32,19 @@ mapfile -t folders < <(for f in "${files[@]}"; do dirname "$f"; done | sort -u)
 "$ours" --install >/dev/null
 
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-same=0 timeouts=0 diffs=0
+same=0 unfinished=0 diffs=0
 
 # run NAME ARGS...: runs one runner (ours or other), keeping its stdout, stderr and exit status.
 run() {
   local name=$1 runner; shift
   [[ $name == ours ]] && runner=$ours || runner=$other
   local status=0
-  timeout "$limit" "$runner" "$@" >"$work/$name.out" 2>"$work/$name.err" || status=$?
+  { timeout "$limit" "$runner" "$@" >"$work/$name.out" 2>"$work/$name.err"; } 2>/dev/null || status=$?
   echo "$status" >"$work/$name.status"
 }
+
+# unfinished STATUS: whether a run with that exit status was stopped by timeout or killed by a signal.
+unfinished() { [[ $1 == 124 || $1 -ge 128 ]]; }
 
 # compare CMD TARGET: runs CMD on TARGET with both runners and counts the outcome.
 compare() {
@@ -53,8 +57,8 @@ compare() {
     [[ $cmd == html && -f $work/page.html ]] && mv "$work/page.html" "$work/$name.html"
   done
   local status; status=$(cat "$work/ours.status")
-  if [[ $status == 124 && $(cat "$work/other.status") == 124 ]]; then
-    timeouts=$((timeouts + 1)); return
+  if unfinished "$status" && unfinished "$(cat "$work/other.status")"; then
+    unfinished=$((unfinished + 1)); return
   fi
   local differs=
   cmp -s "$work/ours.status" "$work/other.status" || differs+=" status($status vs $(cat "$work/other.status"))"
@@ -76,5 +80,5 @@ for f in "${files[@]}"; do
   for cmd in "${file_commands[@]}"; do compare "$cmd" "$f"; done
 done
 for d in "${folders[@]}"; do compare ls "$d"; done
-echo "${#files[@]} files x ${#file_commands[@]} subcommands + ls on ${#folders[@]} folders = $((${#files[@]} * ${#file_commands[@]} + ${#folders[@]})) runs each: $same identical, $timeouts both stopped after ${limit}s, $diffs differences ($((SECONDS - start)) s)"
+echo "${#files[@]} files x ${#file_commands[@]} subcommands + ls on ${#folders[@]} folders = $((${#files[@]} * ${#file_commands[@]} + ${#folders[@]})) runs each: $same identical, $unfinished where neither finished (${limit} s limit), $diffs differences ($((SECONDS - start)) s)"
 [[ $diffs -eq 0 ]]
