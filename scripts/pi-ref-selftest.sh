@@ -58,6 +58,7 @@ compare() {
   done
   local status; status=$(cat "$work/ours.status")
   if unfinished "$status" && unfinished "$(cat "$work/other.status")"; then
+    echo "UNFINISHED $cmd ${target#"$root"/}: status $status and $(cat "$work/other.status")"
     unfinished=$((unfinished + 1)); return
   fi
   local differs=
