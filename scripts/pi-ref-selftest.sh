@@ -39,7 +39,7 @@ run() {
   local name=$1 runner; shift
   [[ $name == ours ]] && runner=$ours || runner=$other
   local status=0
-  { timeout "$limit" "$runner" "$@" >"$work/$name.out" 2>"$work/$name.err"; } 2>/dev/null || status=$?
+  { timeout "$limit" "$runner" "$@" </dev/null >"$work/$name.out" 2>"$work/$name.err"; } 2>/dev/null || status=$?
   echo "$status" >"$work/$name.status"
 }
 
