@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -80,7 +81,7 @@ func compactOnce(t *testing.T, file, golden string, opts Options) Outcome {
 		t.Fatalf("file was not extended by exactly one line: %q", clip(added))
 	}
 	checkEntryShape(t, added)
-	if *update {
+	if *testref.Update {
 		writeFile(t, golden, piRef(t, "context", file))
 	}
 	want, err := os.ReadFile(golden)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,8 +15,6 @@ import (
 	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
-
-var update = testref.Update // regenerate goldens with pi-ref
 
 const corpus = "../testdata/corpus"
 
@@ -81,7 +78,7 @@ func branchedLeafCases(t *testing.T) []planCase {
 // returns its path; without -update the committed file is used as is.
 func generatedFile(t *testing.T, name string) string {
 	path := filepath.Join("testdata", "gen", name+".jsonl")
-	if !*update {
+	if !*testref.Update {
 		return path
 	}
 	var buf bytes.Buffer
@@ -144,7 +141,7 @@ func TestPrepareMatchesPiRef(t *testing.T) {
 	for _, c := range planCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			golden := filepath.Join("testdata", "prepare", c.name+".json")
-			if *update {
+			if *testref.Update {
 				writePrepareGolden(t, c, golden)
 			}
 			want, err := os.ReadFile(golden)
@@ -248,17 +245,13 @@ func writePrepareGolden(t *testing.T, c planCase, golden string) {
 	t.Fatalf("pi-ref's firstKeptEntryId %s is not in pi-ref migrate", p.FirstKeptEntryID)
 }
 
+// piRef runs the reference (testref.Run, whose fixed ids make the v1 ids of
+// pi-ref prepare and pi-ref migrate agree) and returns its output.
 func piRef(t *testing.T, args ...string) []byte {
-	seq, err := filepath.Abs("testdata/seq-uuid.mjs")
+	t.Helper()
+	out, err := testref.Run(args...)
 	if err != nil {
 		t.Fatal(err)
-	}
-	cmd := exec.Command(testref.PiRef(), args...) // $PI_REF, or ../shared beside the repository
-	cmd.Env = append(os.Environ(), "NODE_OPTIONS=--import "+seq)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("pi-ref %v: %v", args, err)
 	}
 	return out
 }

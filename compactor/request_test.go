@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -21,7 +22,7 @@ func requestSession(name string) string { return "../testdata/request/" + name }
 func TestCompactNeverOrphansAResult(t *testing.T) {
 	src := requestSession("excluded-bash-before-result.jsonl")
 	golden := "testdata/prepare/excluded-bash-before-result.k100.json"
-	if *update {
+	if *testref.Update {
 		writeFile(t, golden, piRef(t, "prepare", src, "--keep-recent-tokens", "100"))
 	}
 	prepared, err := os.ReadFile(golden)

@@ -2,42 +2,26 @@ package exporter
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
 
-var update = flag.Bool("update", false, "rewrite the goldens under testdata from pi-ref (needs ../shared/pi-reference)")
-
 const corpus = "../testdata/corpus"
-
-// piRef is the reference runner beside the repository.
-func piRef(t *testing.T) string {
-	t.Helper()
-	p, err := filepath.Abs("../../shared/pi-reference/pi-ref")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // runPiRef runs pi-ref and returns its standard output.
 func runPiRef(t *testing.T, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(piRef(t), args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := testref.Run(args...)
 	if err != nil {
-		t.Fatalf("pi-ref %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		t.Fatal(err)
 	}
 	return out
 }
@@ -47,7 +31,7 @@ func runPiRef(t *testing.T, args ...string) []byte {
 func golden(t *testing.T, name string, produce func() []byte) []byte {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
+	if *testref.Update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -184,12 +184,15 @@ func contextOf(t *testing.T, b []byte) []byte {
 
 // compareWithPi compares pitool's context of a repaired file with pi-ref's
 // context of it, kept as a golden in testdata/golden (regenerate with
-// -update). The golden's .sha256 pins the repaired bytes it was made from.
+// -update). The golden's .sha256 pins the repaired bytes it was made from,
+// except for a file repaired into a recreated header alone: that header
+// carries the time of the repair.
 func compareWithPi(t *testing.T, name string, repaired []byte) {
 	t.Helper()
 	dir := filepath.Join("testdata", "golden")
 	sumFile := filepath.Join(dir, name+".repaired.sha256")
 	sum := fmt.Sprintf("%x\n", sha256.Sum256(repaired))
+	pinned := bytes.Count(repaired, []byte("\n")) > 1
 	session := filepath.Join(t.TempDir(), name)
 	if *testref.Update {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -198,11 +201,13 @@ func compareWithPi(t *testing.T, name string, repaired []byte) {
 		if err := os.WriteFile(session, repaired, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(sumFile, []byte(sum), 0o644); err != nil {
-			t.Fatal(err)
+		if pinned {
+			if err := os.WriteFile(sumFile, []byte(sum), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	if kept, err := os.ReadFile(sumFile); err != nil || (string(kept) != sum && bytes.Count(repaired, []byte("\n")) > 1) {
+	if kept, err := os.ReadFile(sumFile); pinned && (err != nil || string(kept) != sum) {
 		t.Errorf("%s: the repaired bytes differ from those the golden was made from (rerun with -update if intended)", name)
 	}
 	want := testref.Golden(t, filepath.Join(dir, name+".context.json"), "context", session)

@@ -7,7 +7,8 @@
 # Environment:
 #   DIR=PATH     where the sessions are generated and kept (default $TMPDIR/pitool-plan-bench)
 #   JOBS=N       pitool -j (default 2)
-#   PI_REF=PATH  the reference runner (default ../shared/pi-reference/pi-ref); skipped if absent
+#   PI_REF=PATH  the reference runner (default scripts/pi-ref, installed before the timing);
+#                skipped if it cannot run
 #
 # Prints wall, user and sys seconds and MB/s: wall, and CPU-bound (bytes / ((user+sys)/JOBS), the
 # wall time the run would take with JOBS idle cores), because a shared machine's wall time says
@@ -19,7 +20,7 @@ files=${1:-50}
 size=${2:-20MB}
 dir=${DIR:-${TMPDIR:-/tmp}/pitool-plan-bench}
 jobs=${JOBS:-2}
-pi_ref=${PI_REF:-$repo/../shared/pi-reference/pi-ref}
+pi_ref=${PI_REF:-$repo/scripts/pi-ref}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 
@@ -58,7 +59,7 @@ one="$dir/s1.jsonl"
 one_bytes=$(wc -c <"$one")
 # shellcheck disable=SC2046
 report "pitool compact --plan (s1 only)" 1 "$one_bytes" $(timed "$bin/pitool" compact --plan --json "$one")
-if [ -x "$pi_ref" ]; then
+if [ -x "$pi_ref" ] && { [ -n "${PI_REF:-}" ] || "$pi_ref" --install >/dev/null; }; then
 	# shellcheck disable=SC2046
 	report "pi-ref prepare (s1 only)" 1 "$one_bytes" $(timed "$pi_ref" prepare "$one")
 fi

@@ -10,8 +10,8 @@
 # Environment:
 #   CMD=context|tokens|html   what to compare (default context); html is
 #                             `pitool export html FILE -o OUT` vs `pi-ref html FILE OUT`
-#   PI_REF=PATH               the reference runner (default ../shared/pi-reference/pi-ref
-#                             beside the repository)
+#   PI_REF=PATH               the reference runner (default scripts/pi-ref, installed
+#                             before the timing)
 #   GEN_FLAGS="..."           gensession shape flags (default: branches, compactions, unicode)
 #   SEED=N                    gensession seed (default 1)
 #   KEEP=1                    keep the temporary folder (sessions and logs) and print its path
@@ -26,7 +26,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${CMD:-context}
 seed=${SEED:-1}
 gen_flags=${GEN_FLAGS:-"-branch-every 200 -compaction-every 1000 -unicode"}
-pi_ref=${PI_REF:-$repo/../shared/pi-reference/pi-ref}
+pi_ref=${PI_REF:-$repo/scripts/pi-ref}
 timer=/usr/bin/time
 
 case $cmd in
@@ -37,6 +37,7 @@ esac
 
 [[ -x $timer ]] || die "$timer is missing (install it: apt-get install -y time)"
 [[ -x $pi_ref ]] || die "reference runner '$pi_ref' is not executable (set PI_REF)"
+[[ -n ${PI_REF:-} ]] || "$pi_ref" --install >/dev/null || die "scripts/pi-ref could not install Pi"
 pi_ref=$(cd "$(dirname "$pi_ref")" && pwd)/$(basename "$pi_ref")
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-vs-ref.XXXXXX")

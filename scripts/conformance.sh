@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Pi's own code (../shared/pi-reference/pi-ref) and pitool side by side over
+# Runs Pi's own code (scripts/pi-ref, or $PI_REF) and pitool side by side over
 # every session under DIR and reports each difference.
 #
 #   scripts/conformance.sh DIR [VIEW...]
@@ -17,8 +17,9 @@ dir=$1; shift
 views=("$@"); [ ${#views[@]} -gt 0 ] || views=(context llm provider tokens tree)
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-ref=${PI_REF:-$root/../shared/pi-reference/pi-ref}
+ref=${PI_REF:-$root/scripts/pi-ref}
 [ -x "$ref" ] || { echo "conformance: no reference at $ref (set PI_REF)" >&2; exit 2; }
+[ -n "${PI_REF:-}" ] || "$ref" --install >/dev/null || { echo "conformance: scripts/pi-ref could not install Pi" >&2; exit 2; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 (cd "$root" && go build -o "$work/pitool" ./cmd/pitool)
 

@@ -1,7 +1,7 @@
 package gen
 
 // The types below are the JSON shapes Pi 1.6.0 writes, with fields in the order Pi's
-// session-manager.js builds them (and as real sessions in shared/corpus/v3 show them), so that
+// session-manager.js builds them (and as real sessions in testdata/corpus/v3 show them), so that
 // encoding/json writes each line exactly as JSON.stringify would.
 
 // header is the first line of a session file.

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pitool/pitool/internal/testref"
 )
 
 // shapes are the option sets every structural test runs on.
@@ -313,15 +315,12 @@ func TestOptionErrors(t *testing.T) {
 }
 
 // TestPiReference runs Pi's own code on generated sessions. It needs node and the reference
-// runner, so it only runs with PITOOL_PIREF=1 (PI_REF overrides the runner's path).
+// runner (scripts/pi-ref, or $PI_REF), so it only runs with PITOOL_PIREF=1.
 func TestPiReference(t *testing.T) {
 	if os.Getenv("PITOOL_PIREF") != "1" {
 		t.Skip("set PITOOL_PIREF=1 to run Pi's reference on generated sessions")
 	}
-	ref := os.Getenv("PI_REF")
-	if ref == "" {
-		ref = "../../../shared/pi-reference/pi-ref"
-	}
+	ref := testref.PiRef()
 	for name, opts := range map[string]Options{
 		"mixed":      {Seed: 11, Entries: 400, BranchEvery: 15, CompactionEvery: 40, Unicode: true},
 		"tool-heavy": {Seed: 12, Entries: 400, BranchEvery: 20, CompactionEvery: 50, ToolHeavy: true, Unicode: true},

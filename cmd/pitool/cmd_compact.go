@@ -41,7 +41,7 @@ summary was made; files modified less than --min-idle ago are skipped.
 --plan writes nothing: per file it prints the decision and the preparation
 (with --json: firstKeptEntryId, isSplitTurn, tokensBefore, previousSummary,
 messagesToSummarize, turnPrefixMessages, summarizeText, turnPrefixText and
-files, as pi-ref prepare prints them). --plan accepts - for stdin.
+files, as Pi's own compaction prepares them). --plan accepts - for stdin.
 
 Summarizers: extractive (default, offline), openai (any OpenAI-compatible
 chat-completions endpoint: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL),

@@ -25,7 +25,7 @@ Rows fit --width by clipping the preview only: labels and markers always show.
 --ids adds a column of entry ids, which --leaf (context, tokens, clone) and
 fork --at take.
 
---json prints {leafId, rows} with the same rows as pi-ref tree: id, parentId,
+--json prints {leafId, rows} with the rows of Pi's own session tree: id, parentId,
 type, depth, label and children, depth-first, siblings oldest first.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},

@@ -66,11 +66,9 @@ func withDetails(t *testing.T, line, details string) string {
 // TestDeepNesting: a valid line nested up to a million deep is read as Pi
 // reads it. pitool context equals pi-ref context byte for byte (both deep
 // values kept, no message lost), and tokens equal pi-ref's; validate finds
-// nothing, and repair leaves the file as it is. The goldens are pi-ref's output, gzipped: Node's default
-// stack lets JSON.stringify print about 4,400 levels, so they are made with a
-// larger one (the million-deep one takes pi-ref about half an hour):
-//
-//	PI_REF=$PWD/scripts/pi-ref-bigstack go test ./cmd/pitool -run TestDeepNesting -update
+// nothing, and repair leaves the file as it is. The goldens are pi-ref's
+// output, gzipped; scripts/pi-ref prints deep values without recursion, so
+// -update remakes even the million-deep one in seconds.
 func TestDeepNesting(t *testing.T) {
 	for _, depth := range deepDepths {
 		t.Run(fmt.Sprint(depth), func(t *testing.T) {

@@ -1,5 +1,7 @@
 // Package testref gives tests golden files produced by Pi's own code through
-// ../shared/pi-reference/pi-ref, regenerated with -update and compared as JSON.
+// the repository's harness, scripts/pi-ref, regenerated with -update and
+// compared as JSON. Every test package of the module imports it (those without
+// goldens too), so that `go test ./... -update` runs everywhere.
 package testref
 
 import (
@@ -19,7 +21,7 @@ import (
 )
 
 // Update regenerates goldens from the reference instead of comparing.
-var Update = flag.Bool("update", false, "regenerate golden files with ../shared/pi-reference/pi-ref")
+var Update = flag.Bool("update", false, "regenerate golden files with scripts/pi-ref (Pi's own code; needs node and npm)")
 
 // RepoRoot returns the repository's root folder.
 func RepoRoot() string {
@@ -30,17 +32,23 @@ func RepoRoot() string {
 // Corpus returns the path of a file in testdata/corpus.
 func Corpus(rel string) string { return filepath.Join(RepoRoot(), "testdata", "corpus", rel) }
 
-// PiRef returns the reference runner: $PI_REF, or ../shared/pi-reference/pi-ref.
+// Harness returns the repository's reference runner, scripts/pi-ref.
+func Harness() string { return filepath.Join(RepoRoot(), "scripts", "pi-ref") }
+
+// PiRef returns the reference runner tests use: $PI_REF, or Harness.
 func PiRef() string {
 	if p := os.Getenv("PI_REF"); p != "" {
 		return p
 	}
-	return filepath.Join(RepoRoot(), "..", "shared", "pi-reference", "pi-ref")
+	return Harness()
 }
 
-// Run runs the reference with args and returns its standard output.
+// Run runs the reference with args and returns its standard output. Pi's ids,
+// clock and the names of its temporary folders are fixed
+// (PI_REF_DETERMINISTIC=1), so that a golden regenerates byte for byte.
 func Run(args ...string) ([]byte, error) {
 	cmd := exec.Command(PiRef(), args...)
+	cmd.Env = append(os.Environ(), "PI_REF_DETERMINISTIC=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
