@@ -503,7 +503,6 @@ func (m *MessageFields) keep(key, raw []byte) {
 	}
 }
 
-
 // value reads one value of any depth. Containers are tracked on an explicit
 // stack of their closing bytes rather than by recursion, so a token costs a
 // few comparisons and no call, and a line nested a million deep costs a
