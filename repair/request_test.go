@@ -98,3 +98,46 @@ func view(t testing.TB, ix *jsonl.Index, v jsonl.View) []byte {
 	}
 	return buf.Bytes()
 }
+
+// TestValidateChecksRequestOfEveryInput validates a session whose request
+// holds an orphaned tool result as a plain file, gzip- and zstd-compressed,
+// and on stdin: each reports request.orphan-result, as nightly needs for
+// files of every format.
+func TestValidateChecksRequestOfEveryInput(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join(testref.RepoRoot(), "testdata", "request", "compaction-kept-result.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	inputs := map[string]string{}
+	for _, name := range []string{"s.jsonl", "s.jsonl.gz", "s.jsonl.zst"} {
+		path := filepath.Join(dir, name)
+		var buf bytes.Buffer
+		w, err := jsonl.NewWriter(&buf, jsonl.CompressionForName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(plain)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		inputs[name] = path
+	}
+	inputs["stdin"] = jsonl.StdinName
+	for name, path := range inputs {
+		rep, err := repair.ValidateFile(t.Context(), path, bytes.NewReader(plain), repair.ValidateOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		found := false
+		for _, f := range rep.Findings {
+			found = found || f.Code == "request.orphan-result"
+		}
+		if !found {
+			t.Errorf("%s: no request.orphan-result in %+v", name, rep.Findings)
+		}
+	}
+}

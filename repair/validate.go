@@ -39,11 +39,16 @@ func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts Valida
 	if err := src.CheckSession(); err != nil {
 		return nil, err
 	}
+	// A plain file is read back by offset; a compressed one is spooled
+	// already, and stdin is spooled here, so the request check reads them too.
 	var ra io.ReaderAt
 	if src.Compression == jsonl.Plain && path != jsonl.StdinName {
-		if ra, err = src.ReaderAt(); err != nil {
-			return nil, err
-		}
+		ra, err = src.ReaderAt()
+	} else {
+		opts.reread, err = src.ReaderAt()
+	}
+	if err != nil {
+		return nil, err
 	}
 	opts.truncated = src.Truncated
 	rep, _, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), opts)
