@@ -218,17 +218,31 @@ func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bo
 		r.repaired = true
 		return r.did(actSkipped, "would be repaired first; compaction is decided after the repair"), false
 	}
-	// the caller checked --min-idle, so repair's own idle check is not needed
-	res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
-	if err != nil {
-		return r.failed(fmt.Errorf("repair: %w", err)), false
+	for pass := 1; ; pass++ {
+		// the caller checked --min-idle, so repair's own idle check is not needed
+		res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
+		if err != nil {
+			return r.failed(fmt.Errorf("repair: %w", err)), false
+		}
+		r.repaired = r.repaired || res.Changed
+		if r.backup == "" {
+			r.backup = res.Backup // the first pass's backup holds the file as it was
+		}
+		again, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
+		if err == nil && !needsRepair(again) {
+			return r, true
+		}
+		if err != nil || !res.Changed || pass == maxRepairPasses {
+			return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
+		}
 	}
-	r.repaired, r.backup = res.Changed, res.Backup
-	if again, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{}); err != nil || needsRepair(again) {
-		return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
-	}
-	return r, true
 }
+
+// maxRepairPasses is how many times nightly repairs one file in a run. A
+// repair that drops or renumbers entries leaves the request fix (issue 12)
+// to a second pass over its output, since the fix names the entries Pi will
+// load.
+const maxRepairPasses = 2
 
 // needsRepair is true for errors, and for the framing warnings that keep Pi
 // from opening a file (a byte-order mark) or from appending cleanly (CRLF).
