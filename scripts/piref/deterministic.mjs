@@ -27,21 +27,54 @@ globalThis.Date = class extends RealDate {
 };
 
 // mkdtempSync makes PREFIX + 6 hex characters taken from the command and the names (not the
-// folders) of its arguments, and a counter, so the name is the same in every clone. When another
-// pi-ref holds that name it waits for it, for a minute at most, then takes a random name.
+// folders) of its arguments, and a counter, so the name is the same in every clone. Beside the
+// folder, FOLDER.pid names the pi-ref that holds it. When another live pi-ref holds that name it
+// waits for it, for a minute at most, then takes a random name; a folder whose holder is gone (a
+// run that was killed) is taken over at once.
 const realMkdtempSync = fs.mkdtempSync;
 const command = process.argv.slice(2).map((arg) => basename(arg)).join("\0");
+const held = [];
+process.on("exit", () => held.forEach((pidFile) => fs.rmSync(pidFile, { force: true })));
 let folders = 0;
+
+// holderAlive reports whether the pi-ref named in pidFile still runs. A folder made in the last
+// few seconds whose pid file is not written yet counts as held.
+function holderAlive(folder, pidFile) {
+	let pid;
+	try {
+		pid = Number(fs.readFileSync(pidFile, "utf8"));
+	} catch {
+		try {
+			return RealDate.now() - fs.statSync(folder).mtimeMs < 5000;
+		} catch {
+			return false;
+		}
+	}
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (err) {
+		return err.code === "EPERM";
+	}
+}
+
 fs.mkdtempSync = (prefix, options) => {
 	const suffix = crypto.createHash("sha256").update(`${command}\0${++folders}`).digest("hex").slice(0, 6);
 	const folder = `${prefix}${suffix}`;
+	const pidFile = `${folder}.pid`;
 	const pause = new Int32Array(new SharedArrayBuffer(4));
 	for (let waited = 0; waited < 60000; waited += 50) {
 		try {
 			fs.mkdirSync(folder, { mode: 0o700 });
+			fs.writeFileSync(pidFile, String(process.pid));
+			held.push(pidFile);
 			return folder;
 		} catch (err) {
 			if (err.code !== "EEXIST") throw err;
+			if (!holderAlive(folder, pidFile)) {
+				fs.rmSync(folder, { recursive: true, force: true });
+				continue;
+			}
 			Atomics.wait(pause, 0, 0, 50);
 		}
 	}
