@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -37,7 +38,7 @@ func TestRequestCheckProperty(t *testing.T) {
 		if orphans := viewOrphans(t, view); !slices.Equal(orphans, orphanCalls(problems)) {
 			t.Fatalf("seed %d: the view has orphans %v, the check reports %v", seed, orphans, problems)
 		}
-		if refused := viewRefused(t, view); !slices.Equal(refused, problemCalls(problems)) {
+		if refused := testref.RefusedResults(t, view); !slices.Equal(refused, problemCalls(problems)) {
 			t.Fatalf("seed %d: the view refuses results for %v, the check reports %v", seed, refused, problems)
 		}
 		if len(problems) == 0 {
@@ -50,7 +51,7 @@ func TestRequestCheckProperty(t *testing.T) {
 		}
 		fx := indexBytes(t, fixed)
 		view = viewJSON(t, fx, fx.ActiveLeaf(), jsonl.ViewProvider)
-		if refused := viewRefused(t, view); len(refused) > 0 {
+		if refused := testref.RefusedResults(t, view); len(refused) > 0 {
 			t.Fatalf("seed %d: after the fix the view still refuses results for %v", seed, refused)
 		}
 		if again, err := fx.CheckRequest(fx.ActiveLeaf()); err != nil || len(again) > 0 {
@@ -162,43 +163,6 @@ func indexBytes(t *testing.T, b []byte) *jsonl.Index {
 	}
 	t.Cleanup(func() { closeFn() })
 	return ix
-}
-
-// viewRefused decides from a provider view alone which tool results a
-// provider refuses: those whose call is not among the tool calls of the last
-// assistant message before them with no user message between, and those
-// answering a call already answered since that message. It returns their
-// call ids in order.
-func viewRefused(t *testing.T, view []byte) []string {
-	t.Helper()
-	var msgs []viewMessage
-	if err := json.Unmarshal(view, &msgs); err != nil {
-		t.Fatal(err)
-	}
-	var open, answered map[string]bool
-	var refused []string
-	for _, m := range msgs {
-		switch m.Role {
-		case "assistant":
-			open, answered = map[string]bool{}, map[string]bool{}
-			var blocks []struct{ Type, ID string }
-			_ = json.Unmarshal(m.Content, &blocks)
-			for _, b := range blocks {
-				if b.Type == "toolCall" {
-					open[b.ID] = true
-				}
-			}
-		case "user":
-			open, answered = nil, nil
-		case "toolResult":
-			if !open[m.ToolCallID] || answered[m.ToolCallID] {
-				refused = append(refused, m.ToolCallID)
-				continue
-			}
-			answered[m.ToolCallID] = true
-		}
-	}
-	return refused
 }
 
 func problemCalls(problems []jsonl.RequestProblem) []string {

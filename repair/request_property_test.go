@@ -2,13 +2,12 @@ package repair_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 )
@@ -25,7 +24,7 @@ func TestRequestProperty(t *testing.T) {
 	broken := 0
 	for seed := range uint64(80) {
 		in := brokenSession(t, seed)
-		refused := len(refusedResults(t, view(t, indexBytes(t, in), jsonl.ViewProvider))) > 0
+		refused := len(testref.RefusedResults(t, view(t, indexBytes(t, in), jsonl.ViewProvider))) > 0
 		rep := validateBytes(t, in)
 		if flagged := hasAnyCode(rep, append(requestCodes, "tools.orphan-result")); flagged != refused {
 			t.Fatalf("seed %d: the view refuses a result: %v, validate flags: %v (%v)", seed, refused, flagged, rep.Codes())
@@ -38,7 +37,7 @@ func TestRequestProperty(t *testing.T) {
 		if !bytes.HasPrefix(out, in) {
 			t.Fatalf("seed %d: the repaired file does not start with the input", seed)
 		}
-		if left := refusedResults(t, view(t, indexBytes(t, out), jsonl.ViewProvider)); len(left) > 0 {
+		if left := testref.RefusedResults(t, view(t, indexBytes(t, out), jsonl.ViewProvider)); len(left) > 0 {
 			t.Fatalf("seed %d: the repaired view still refuses %v", seed, left)
 		}
 		if after := validateBytes(t, out); hasAnyCode(after, append(requestCodes, "tools.orphan-result")) {
@@ -109,44 +108,4 @@ func requestDamage(t *testing.T, ix *jsonl.Index, path []int, rng *rand.Rand) st
 		t.Fatal(err)
 	}
 	return `{"type":"message","message":` + string(e.Obj.Get("message")) + `}`
-}
-
-// refusedResults decides from a provider view alone which tool results a
-// provider refuses: those whose call is not among the tool calls of the last
-// assistant message before them with no user message between, and those
-// answering a call already answered since that message.
-func refusedResults(t *testing.T, view []byte) []string {
-	t.Helper()
-	var msgs []struct {
-		Role       string          `json:"role"`
-		ToolCallID string          `json:"toolCallId"`
-		Content    json.RawMessage `json:"content"`
-	}
-	if err := json.Unmarshal(view, &msgs); err != nil {
-		t.Fatal(err)
-	}
-	var open, answered map[string]bool
-	var refused []string
-	for _, m := range msgs {
-		switch m.Role {
-		case "assistant":
-			open, answered = map[string]bool{}, map[string]bool{}
-			var blocks []struct{ Type, ID string }
-			_ = json.Unmarshal(m.Content, &blocks)
-			for _, b := range blocks {
-				if b.Type == "toolCall" {
-					open[b.ID] = true
-				}
-			}
-		case "user":
-			open, answered = nil, nil
-		case "toolResult":
-			if !open[m.ToolCallID] || answered[m.ToolCallID] {
-				refused = append(refused, strings.Clone(m.ToolCallID))
-				continue
-			}
-			answered[m.ToolCallID] = true
-		}
-	}
-	return refused
 }

@@ -154,3 +154,46 @@ func AssertJSONEqual(t testing.TB, name string, got, want []byte) {
 		t.Errorf("%s differs from pi-ref: %s", name, diff)
 	}
 }
+
+// RefusedResults decides from a provider view alone (the JSON array of
+// messages that pi-ref provider and pitool context --view provider print)
+// which tool results a provider refuses: those whose call is not among the
+// tool calls of the last assistant message before them with no user message
+// between, and those answering a call already answered since that message.
+// It returns their call ids in order. It reads the view with encoding/json,
+// apart from jsonl, so that it can check jsonl's own request check.
+func RefusedResults(t testing.TB, view []byte) []string {
+	t.Helper()
+	var msgs []struct {
+		Role       string          `json:"role"`
+		ToolCallID string          `json:"toolCallId"`
+		Content    json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(view, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	var open, answered map[string]bool
+	var refused []string
+	for _, m := range msgs {
+		switch m.Role {
+		case "assistant":
+			open, answered = map[string]bool{}, map[string]bool{}
+			var blocks []struct{ Type, ID string }
+			_ = json.Unmarshal(m.Content, &blocks)
+			for _, b := range blocks {
+				if b.Type == "toolCall" {
+					open[b.ID] = true
+				}
+			}
+		case "user":
+			open, answered = nil, nil
+		case "toolResult":
+			if !open[m.ToolCallID] || answered[m.ToolCallID] {
+				refused = append(refused, m.ToolCallID)
+				continue
+			}
+			answered[m.ToolCallID] = true
+		}
+	}
+	return refused
+}
