@@ -8,6 +8,7 @@ import (
 	"github.com/pitool/pitool/exporter"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -154,7 +155,7 @@ func destination(opts newSessionOptions, h exporter.NewHeader) (string, error) {
 
 func reportNewSession(e *env, opts newSessionOptions, path string, h exporter.NewHeader, res exporter.Result) error {
 	if !opts.json {
-		_, err := fmt.Fprintln(e.stdout, path)
+		_, err := fmt.Fprintln(e.stdout, termtext.Visible(path))
 		return err
 	}
 	o := jsonl.ObjectOf("path", jsonl.QuoteString(path), "id", jsonl.QuoteString(h.ID),

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -89,7 +90,7 @@ func writeInfoText(w io.Writer, in *jsonl.Info) error {
 		rows = append(rows, [2]string{"warning", "no session header: Pi will not open this file (pitool repair recreates it)"})
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], termtext.Visible(r[1]))
 	}
 	fmt.Fprintln(tw)
 	return tw.Flush()

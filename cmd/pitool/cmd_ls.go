@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -156,10 +157,10 @@ func writeSessionList(w io.Writer, infos []lsRow, skips []*jsonl.NotSessionError
 		if in.Archived {
 			title = "archived: " + title
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", ago(in.Modified), in.MessageCount, clip(title, 60), in.Path)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", ago(in.Modified), in.MessageCount, clip(termtext.Visible(title), 60), termtext.Visible(in.Path))
 	}
 	for _, ns := range skips {
-		fmt.Fprintf(tw, "-\t-\tskipped: %s\t%s\n", ns.Describe(), ns.File)
+		fmt.Fprintf(tw, "-\t-\tskipped: %s\t%s\n", termtext.Visible(ns.Describe()), termtext.Visible(ns.File))
 	}
 	return tw.Flush()
 }

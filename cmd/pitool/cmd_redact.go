@@ -400,7 +400,7 @@ func (rep *redactReport) add(path string) func(redact.Finding) {
 		if rep.opts.report == "json" {
 			fr.Findings = append(fr.Findings, f)
 		} else if rep.opts.check {
-			fmt.Fprintf(rep.e.stdout, "%s:%d: %s at %s: %s\n", path, f.Line, f.Rule, orDash(f.JSONPath), f.Preview)
+			printLine(rep.e.stdout, "%s:%d: %s at %s: %s", path, f.Line, f.Rule, orDash(f.JSONPath), f.Preview)
 		}
 	}
 }

@@ -120,20 +120,20 @@ func printRepair(w io.Writer, opts repairOptions, res *repair.Result) {
 		verb = "would fix"
 	}
 	if len(res.Fixes) == 0 {
-		fmt.Fprintf(w, "%s: nothing to repair\n", res.File)
+		printLine(w, "%s: nothing to repair", res.File)
 	}
 	for _, f := range res.Fixes {
-		fmt.Fprintf(w, "%s:%d: %s %s: %s\n", res.File, f.Line, verb, f.Code, f.Message)
+		printLine(w, "%s:%d: %s %s: %s", res.File, f.Line, verb, f.Code, f.Message)
 	}
 	for _, f := range res.Remaining {
-		fmt.Fprintf(w, "%s:%d: left %s %s: %s (%s)\n", res.File, f.Line, f.Severity, f.Code, f.Message, f.Hint)
+		printLine(w, "%s:%d: left %s %s: %s (%s)", res.File, f.Line, f.Severity, f.Code, f.Message, f.Hint)
 	}
 	printUnlisted(w, res)
 	if res.Quarantine != "" {
-		fmt.Fprintf(w, "%s: %d bytes that could not be saved are in %s\n", res.File, res.QuarantineBytes, res.Quarantine)
+		printLine(w, "%s: %d bytes that could not be saved are in %s", res.File, res.QuarantineBytes, res.Quarantine)
 	}
 	if res.Backup != "" {
-		fmt.Fprintf(w, "%s: the original is kept as %s\n", res.File, res.Backup)
+		printLine(w, "%s: the original is kept as %s", res.File, res.Backup)
 	}
 }
 
@@ -146,6 +146,6 @@ func printUnlisted(w io.Writer, res *repair.Result) {
 	}
 	sort.Strings(codes)
 	for _, code := range codes {
-		fmt.Fprintf(w, "%s: %d more %s not listed\n", res.File, res.Unlisted[code], code)
+		printLine(w, "%s: %d more %s not listed", res.File, res.Unlisted[code], code)
 	}
 }

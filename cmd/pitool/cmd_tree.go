@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"encoding/json"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -153,7 +154,7 @@ const noID = "-"
 func longestID(ix *jsonl.Index) int {
 	n := len(noID)
 	for i := 0; i < ix.Len(); i++ {
-		n = max(n, utf8.RuneCountInString(ix.ID(i)))
+		n = max(n, utf8.RuneCountInString(termtext.Visible(ix.ID(i))))
 	}
 	return n
 }
@@ -183,12 +184,12 @@ func treeLine(ix *jsonl.Index, i, indent int, active bool, lay treeLayout) (tree
 		mark = "* "
 	}
 	if lay.ids {
-		id := cmp.Or(e.ID, noID)
+		id := termtext.Visible(cmp.Or(e.ID, noID))
 		mark += id + strings.Repeat(" ", lay.idWidth-utf8.RuneCountInString(id)+1)
 	}
-	row := treeRow{head: mark + strings.Repeat("│ ", indent), preview: jsonl.EntryPreview(e)}
+	row := treeRow{head: mark + strings.Repeat("│ ", indent), preview: termtext.Visible(jsonl.EntryPreview(e))}
 	if label, err := ix.LabelText(i); err == nil && label != "" {
-		row.tail += "  [" + label + "]"
+		row.tail += "  [" + termtext.Visible(label) + "]"
 	}
 	if i == ix.ActiveLeaf() {
 		row.tail += "  <- active"

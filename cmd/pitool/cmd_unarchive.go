@@ -52,7 +52,7 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 					failed++
 					continue
 				}
-				fmt.Fprintln(e.stdout, dst)
+				printLine(e.stdout, "%s", dst)
 			}
 			if failed > 0 {
 				return errReported

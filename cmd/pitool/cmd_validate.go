@@ -195,10 +195,11 @@ func writeJSON(w io.Writer, v any) error {
 
 func printFindings(w io.Writer, rep *repair.Report) {
 	for _, f := range rep.Findings {
-		fmt.Fprintf(w, "%s:%d (byte %d): %s %s: %s\n    hint: %s\n", f.File, f.Line, f.Offset, f.Severity, f.Code, f.Message, f.Hint)
+		printLine(w, "%s:%d (byte %d): %s %s: %s", f.File, f.Line, f.Offset, f.Severity, f.Code, f.Message)
+		printLine(w, "    hint: %s", f.Hint)
 	}
 	for code, n := range rep.Suppressed {
-		fmt.Fprintf(w, "%s: %d more %s findings not shown (--max-per-code -1 shows all)\n", rep.File, n, code)
+		printLine(w, "%s: %d more %s findings not shown (--max-per-code -1 shows all)", rep.File, n, code)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -99,14 +100,15 @@ func tableRow(o compactRow, plan bool) string {
 		split, first = yesNo(o.split), o.firstKept
 		msgs, prefix = strconv.Itoa(o.toSummarize), strconv.Itoa(o.inPrefix)
 	}
+	file, first, why := termtext.Visible(o.File), termtext.Visible(first), termtext.Visible(note(o.Outcome))
 	if plan {
-		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, first, split, msgs, prefix, note(o.Outcome))
+		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", file, o.Status, o.TokensBefore, first, split, msgs, prefix, why)
 	}
 	after, took := "-", "-"
 	if o.Status == compactor.Compacted {
 		after, kept, took = strconv.Itoa(o.TokensAfter), strconv.Itoa(o.KeptEntries), o.Elapsed.Round(time.Millisecond).String()
 	}
-	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", o.File, o.Status, o.TokensBefore, after, kept, split, took, note(o.Outcome))
+	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", file, o.Status, o.TokensBefore, after, kept, split, took, why)
 }
 
 // note is a row's last column: why the file was not compacted, or else what

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -18,7 +19,7 @@ func printSkipped(w io.Writer, asJSON bool, ns *jsonl.NotSessionError) error {
 	if asJSON {
 		return writeJSON(w, skippedJSON(ns))
 	}
-	_, err := fmt.Fprintf(w, "%s: skipped: %s\n", ns.File, ns.Describe())
+	_, err := fmt.Fprintln(w, termtext.Visible(ns.File+": skipped: "+ns.Describe()))
 	return err
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pitool/pitool/internal/termtext"
 )
 
 // pitool speaks on stderr in one voice, as age's cmd/age/tui.go does: every
@@ -28,7 +30,7 @@ func (e *env) hintf(format string, args ...any) { e.say("hint", format, args...)
 
 // infof prints one line of news, such as a batch's summary.
 func (e *env) infof(format string, args ...any) {
-	fmt.Fprintf(e.stderr, "pitool: %s\n", oneLine(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "pitool: %s\n", termtext.Visible(oneLine(fmt.Sprintf(format, args...))))
 }
 
 // printError prints err as one error line, in the user's words.
@@ -36,7 +38,14 @@ func (e *env) printError(err error) { e.errorf("%s", describe(err)) }
 
 // say prints one line at level (error, warning or hint).
 func (e *env) say(level, format string, args ...any) {
-	fmt.Fprintf(e.stderr, "pitool: %s: %s\n", level, oneLine(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(e.stderr, "pitool: %s: %s\n", level, termtext.Visible(oneLine(fmt.Sprintf(format, args...))))
+}
+
+// printLine prints one line of a text report on w: what session content it
+// holds (paths, names, messages) is shown by termtext.Visible, never obeyed
+// by the terminal, and cannot break the line.
+func printLine(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, termtext.Visible(fmt.Sprintf(format, args...)))
 }
 
 // oneLine folds msg onto one line, lowercases its first word unless it is a
