@@ -41,13 +41,13 @@ type mdWriter struct {
 func (m *mdWriter) printf(format string, args ...any) { fmt.Fprintf(m.w, format, args...) }
 
 func (m *mdWriter) head(h Head) {
-	m.printf("# %s\n\n", h.Title)
-	m.printf("- Session: `%s`\n", h.SessionID)
+	m.printf("# %s\n\n", mdText(h.Title))
+	m.printf("- Session: `%s`\n", inlineCode(h.SessionID))
 	if h.Date != "" {
-		m.printf("- Date: %s\n", h.Date)
+		m.printf("- Date: %s\n", mdText(h.Date))
 	}
 	if h.Cwd != "" {
-		m.printf("- Directory: `%s`\n", h.Cwd)
+		m.printf("- Directory: `%s`\n", inlineCode(h.Cwd))
 	}
 	m.printf("- Shown: %s\n", h.Shown)
 	if h.Notes != "" {
@@ -71,13 +71,13 @@ func (m *mdWriter) item(it *Item) {
 	case it.Bash != nil:
 		m.bash(it.Bash)
 	case it.Custom != nil:
-		m.section("["+it.Custom.Type+"]", it, customText(it.Custom))
+		m.section("\\["+mdText(it.Custom.Type)+"\\]", it, customText(it.Custom))
 	case it.Summary != nil && it.Summary.Compaction:
 		m.section("Compaction summary", it, it.Summary.Text)
 	case it.Summary != nil:
 		m.section("Branch summary", it, it.Summary.Text)
 	case it.Setting != "":
-		m.printf("\n*%s*\n", it.Setting)
+		m.printf("\n*%s*\n", mdText(it.Setting))
 	}
 }
 
@@ -94,7 +94,7 @@ func customText(c *Custom) string {
 }
 
 func (m *mdWriter) section(title string, it *Item, body string) {
-	m.printf("\n### %s · %s\n\n%s\n", title, it.Time, strings.TrimSpace(body))
+	m.printf("\n### %s · %s\n\n%s\n", title, mdText(it.Time), strings.TrimSpace(body))
 }
 
 func (m *mdWriter) bash(b *Bash) {
@@ -108,9 +108,9 @@ func (m *mdWriter) turn(it *Item) {
 	tn := it.Turn
 	title := "Assistant"
 	if tn.Model != "" {
-		title += " (" + tn.Model + ")"
+		title += " (" + mdText(tn.Model) + ")"
 	}
-	m.printf("\n### %s · %s\n", title, it.Time)
+	m.printf("\n### %s · %s\n", title, mdText(it.Time))
 	for _, b := range tn.Blocks {
 		switch {
 		case b.Kind == ThinkingBlock && strings.TrimSpace(b.Thinking) != "":
@@ -125,7 +125,7 @@ func (m *mdWriter) turn(it *Item) {
 	case "aborted":
 		m.printf("\n> **⊘ Aborted:** the turn was interrupted.\n")
 	case "error":
-		m.printf("\n> **✗ Error:** %s\n", tn.Error)
+		m.printf("\n> **✗ Error:** %s\n", mdText(tn.Error))
 	}
 }
 
@@ -134,14 +134,14 @@ func (m *mdWriter) toolCall(c *ToolCall) {
 	case BashTool:
 		m.printf("\n**bash** `%s`\n", inlineCode(c.Command))
 	case ReadTool, WriteTool, EditTool, LsTool:
-		m.printf("\n**%s** `%s`\n", c.Name, inlineCode(c.Path))
+		m.printf("\n**%s** `%s`\n", mdText(c.Name), inlineCode(c.Path))
 		if c.Tool == EditTool {
 			m.editDiff(c.Edits)
 		}
 	case GrepTool, FindTool:
-		m.printf("\n**%s** `%s` %s\n", c.Name, inlineCode(c.Pattern), c.Filter)
+		m.printf("\n**%s** `%s` %s\n", mdText(c.Name), inlineCode(c.Pattern), mdText(c.Filter))
 	default:
-		m.printf("\n**%s**\n\n%s", c.Name, fence(c.Args, "json"))
+		m.printf("\n**%s**\n\n%s", mdText(c.Name), fence(c.Args, "json"))
 	}
 }
 
@@ -165,7 +165,7 @@ func (m *mdWriter) toolResult(res *ToolResult) {
 	if res.IsError {
 		status = "✗ error"
 	}
-	m.printf("\n*%s %s:*\n\n%s", res.ToolName, status, folded(strings.TrimSpace(res.Text), "text"))
+	m.printf("\n*%s %s:*\n\n%s", mdText(res.ToolName), status, folded(strings.TrimSpace(res.Text), "text"))
 }
 
 // folded is a fenced block, inside <details> when it is long.
@@ -195,7 +195,52 @@ func fence(text, lang string) string {
 	return f + lang + "\n" + text + "\n" + f + "\n"
 }
 
-// inlineCode keeps text on one line and free of backticks, for `…` spans.
-func inlineCode(s string) string {
-	return strings.NewReplacer("`", "'", "\n", " ").Replace(s)
+// inlineCode keeps text on one line and free of backticks, for `…` spans:
+// a line ending (LF or CR) inside could end the paragraph, and what follows
+// it would be read as Markdown and HTML.
+func inlineCode(s string) string { return inlineCodeReplacer.Replace(s) }
+
+var inlineCodeReplacer = strings.NewReplacer("`", "'", "\n", " ", "\r", " ")
+
+// mdText writes a session value that is a name, not Markdown (the title, a
+// model, a tool name, a custom type, an error, a setting), as literal text
+// on one line: line endings become spaces and every character that can open
+// an HTML tag, an entity, a link, an image, emphasis, code or strikethrough
+// is backslash-escaped, so no renderer makes an element of it. An
+// underscore inside a word (mcp__read_file) cannot start emphasis and is
+// kept, for readability.
+func mdText(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			b.WriteByte(' ')
+		case c == '_' && intraword(s, i):
+			b.WriteByte(c)
+		case strings.IndexByte(mdSpecial, c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
+
+// mdSpecial are the bytes mdText escapes.
+const mdSpecial = "\\`*_[]<>&!~|#"
+
+// intraword reports whether the run of underscores holding s[i] has a letter
+// or digit on both sides, where CommonMark never reads it as emphasis.
+func intraword(s string, i int) bool {
+	start, end := i, i
+	for start > 0 && s[start-1] == '_' {
+		start--
+	}
+	for end < len(s) && s[end] == '_' {
+		end++
+	}
+	return start > 0 && end < len(s) && isAlnum(s[start-1]) && isAlnum(s[end])
+}
+
+func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
