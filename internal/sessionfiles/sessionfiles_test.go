@@ -53,6 +53,21 @@ func TestCwdFolderNameMatchesPi(t *testing.T) {
 	}
 }
 
+// TestCwdFolderNameIsOneFolder checks what keeps a clone or fork inside
+// Pi's sessions folder whatever cwd a session claims: the name is always a
+// single path element, and never "." or "..", so joining it to the sessions
+// folder cannot climb out of it or land in it.
+func TestCwdFolderNameIsOneFolder(t *testing.T) {
+	for _, cwd := range []string{"", ".", "..", "/..", "../../etc", "/a/../../b", `..\..\x`, "C:..", "a/./b",
+		"../../../../../../tmp/x", "/home/a\nb", "/home/a\x00b", "//", "/.../..", "-/..", "--/../--"} {
+		name := CwdFolderName(cwd)
+		if name == "." || name == ".." || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name ||
+			filepath.Dir(filepath.Join("/sessions", name)) != "/sessions" {
+			t.Errorf("CwdFolderName(%q) = %q: not one folder inside the sessions folder", cwd, name)
+		}
+	}
+}
+
 func TestAgentDirHonoursEnvironment(t *testing.T) {
 	t.Setenv("PI_CODING_AGENT_DIR", "/tmp/agent")
 	if d, _ := DefaultSessionsDir(); d != "/tmp/agent/sessions" {
