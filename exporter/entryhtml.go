@@ -26,6 +26,13 @@ func (m markup) wrap(open, s, close string) {
 	m.lit(close)
 }
 
+// name writes a file or tool name between open and close (escapeName).
+func (m markup) name(open, s, close string) {
+	m.lit(open)
+	escapeName(m.b, s)
+	m.lit(close)
+}
+
 // fragment writes a link to an entry: href="#entry-<id>".
 func (m markup) fragment(id string) {
 	m.lit(` href="#entry-`)
@@ -182,7 +189,7 @@ func (m markup) toolHead(t *toolView) {
 		icon = "…"
 	}
 	m.wrap("\n"+`<div class="tool-head"><span class="status" title="`, t.Status, `">`+icon+`</span> <span class="tool-name">`)
-	m.wrap("", t.Name, `</span>`)
+	m.name("", t.Name, `</span>`)
 	if t.Command != "" {
 		m.wrap(` <code class="cmd">$ `, t.Command, `</code>`)
 	}
@@ -190,7 +197,7 @@ func (m markup) toolHead(t *toolView) {
 		m.wrap(` <code class="pattern">`, t.Pattern, `</code>`)
 	}
 	if t.Path != "" {
-		m.wrap(` <code class="path">`, t.Path, `</code>`)
+		m.name(` <code class="path">`, t.Path, `</code>`)
 	}
 	if t.Detail != "" {
 		m.wrap(` <span class="detail">`, t.Detail, `</span>`)

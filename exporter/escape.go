@@ -3,6 +3,8 @@ package exporter
 import (
 	"bytes"
 	"html/template"
+
+	"github.com/pitool/pitool/internal/termtext"
 )
 
 // The entry markup is written without html/template's reflection, so these
@@ -14,6 +16,13 @@ import (
 // becomes U+FFFD, and " & ' + < > character references. Only these ASCII
 // bytes change; every other byte, valid UTF-8 or not, is copied.
 func escapeHTML(b *bytes.Buffer, s string) { escapeWith(b, s, &textEscapes) }
+
+// escapeName writes a file or tool name as escapeHTML does, with its control
+// characters shown as termtext.Visible shows them: a right-to-left override
+// (U+202E) or another bidi control would otherwise reorder how the name
+// reads (invoice\u202efdp.exe shows as invoiceexe.pdf), and a newline would
+// hide part of it.
+func escapeName(b *bytes.Buffer, s string) { escapeHTML(b, termtext.Visible(s)) }
 
 // escapeCode writes s escaped as template.HTMLEscapeString escapes it, which
 // is escapeHTML but for the plus sign, kept.

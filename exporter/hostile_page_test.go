@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pitool/pitool/internal/termtext"
+	xhtml "golang.org/x/net/html"
 )
 
 // longWord is 200 KB without a space or a hyphen: a minified file, a base64
@@ -88,4 +92,83 @@ func TestBrowserLongWordStaysInViewport(t *testing.T) {
 			t.Errorf("window %s, all branches %v: the page is %d px wide, the viewport %d px", c.size, c.opts.AllBranches, scroll, viewport)
 		}
 	}
+}
+
+// spoofedNames are file names that a bidi control makes read as another
+// name: invoice<RLO>fdp.exe shows as invoiceexe.pdf.
+var spoofedNames = []string{"invoice\u202efdp.exe", "src/\u2067cod.go\u2069.sh", "a\u200fb\u202ac\u202bd\u202ce\u202df\u2066g\u2068h", "two\nlines.txt"}
+
+// TestHTMLShowsBidiControlsInNames exports a session whose tool calls name
+// spoofing files (and a tool with a spoofing name) and checks every path and
+// tool name on the page: no bidi control or newline is left to act, each is
+// shown as an escape (\u202e), and the name is otherwise intact.
+func TestHTMLShowsBidiControlsInNames(t *testing.T) {
+	var calls, results []string
+	for i, name := range spoofedNames {
+		n, _ := json.Marshal(name)
+		id := "c" + strconv.Itoa(i)
+		calls = append(calls, `{"type":"toolCall","id":"`+id+`","name":"read","arguments":{"path":`+string(n)+`}}`)
+		results = append(results, `{"type":"message","id":"r000000`+strconv.Itoa(i)+`","parentId":"PARENT","timestamp":"2026-01-01T00:00:04.000Z","message":{"role":"toolResult","toolCallId":"`+id+`","toolName":"read","content":[{"type":"text","text":"x"}],"isError":false,"timestamp":3}}`)
+	}
+	calls = append(calls, `{"type":"toolCall","id":"cx","name":"safe\u202eexe.txt","arguments":{}}`)
+	lines := []string{
+		`{"type":"session","version":3,"id":"01a22eed-84e2-746d-a4fb-4bc77e29deed","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}`,
+		`{"type":"message","id":"a0000001","parentId":null,"timestamp":"2026-01-01T00:00:02.000Z","message":{"role":"user","content":"go","timestamp":1}}`,
+		`{"type":"message","id":"a0000002","parentId":"a0000001","timestamp":"2026-01-01T00:00:03.000Z","message":{"role":"assistant","content":[` + strings.Join(calls, ",") +
+			`],"provider":"p","model":"m","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":2}}`,
+	}
+	parent := "a0000002"
+	for i, r := range results {
+		lines = append(lines, strings.Replace(r, "PARENT", parent, 1))
+		parent = "r000000" + strconv.Itoa(i)
+	}
+	file := filepath.Join(t.TempDir(), "bidi.jsonl")
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var page bytes.Buffer
+	if err := ExportHTML(context.Background(), &page, indexFile(t, file), HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	shown := namesOnPage(t, page.Bytes())
+	for _, want := range append(spoofedNames, "safe\u202eexe.txt") {
+		visible := termtext.Visible(want)
+		if !shown[visible] {
+			t.Errorf("%q is not on the page as %q; names shown: %v", want, visible, shown)
+		}
+	}
+	for name := range shown {
+		if i := strings.IndexFunc(name, isBidiOrBreak); i >= 0 {
+			t.Errorf("name %q on the page holds %U", name, []rune(name[i:])[0])
+		}
+	}
+}
+
+// namesOnPage returns the text of every path and tool name on the page.
+func namesOnPage(t *testing.T, page []byte) map[string]bool {
+	t.Helper()
+	doc, err := xhtml.Parse(bytes.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	var walk func(n *xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		for _, a := range n.Attr {
+			if a.Key == "class" && (a.Val == "path" || a.Val == "tool-name") && n.FirstChild != nil {
+				names[n.FirstChild.Data] = true
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return names
+}
+
+// isBidiOrBreak reports the Unicode bidi controls and line breaks.
+func isBidiOrBreak(r rune) bool {
+	return r == '\n' || r == '\r' || r == 0x061c || r == 0x200e || r == 0x200f ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

@@ -243,4 +243,7 @@ func intraword(s string, i int) bool {
 	return start > 0 && end < len(s) && isAlnum(s[start-1]) && isAlnum(s[end])
 }
 
-func isAlnum(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' }
+// isAlnum reports an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
