@@ -101,7 +101,8 @@ var spoofedNames = []string{"invoice\u202efdp.exe", "src/\u2067cod.go\u2069.sh",
 // TestHTMLShowsBidiControlsInNames exports a session whose tool calls name
 // spoofing files (and a tool with a spoofing name) and checks every path and
 // tool name on the page: no bidi control or newline is left to act, each is
-// shown as an escape (\u202e), and the name is otherwise intact.
+// shown as an escape (\u202e), and the name is otherwise intact. The
+// Markdown export shows the paths the same way.
 func TestHTMLShowsBidiControlsInNames(t *testing.T) {
 	var calls, results []string
 	for i, name := range spoofedNames {
@@ -126,9 +127,20 @@ func TestHTMLShowsBidiControlsInNames(t *testing.T) {
 	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var page bytes.Buffer
+	var page, md bytes.Buffer
 	if err := ExportHTML(context.Background(), &page, indexFile(t, file), HTMLOptions{}); err != nil {
 		t.Fatal(err)
+	}
+	if err := ExportMarkdown(context.Background(), &md, indexFile(t, file), HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range spoofedNames[:3] {
+		if !strings.Contains(md.String(), "`"+termtext.Visible(name)+"`") {
+			t.Errorf("the Markdown does not show %q as %q", name, termtext.Visible(name))
+		}
+	}
+	if i := strings.IndexFunc(md.String(), isBidiOrBreakExceptLF); i >= 0 {
+		t.Errorf("the Markdown holds %U", []rune(md.String()[i:])[0])
 	}
 	shown := namesOnPage(t, page.Bytes())
 	for _, want := range append(spoofedNames, "safe\u202eexe.txt") {
@@ -166,6 +178,10 @@ func namesOnPage(t *testing.T, page []byte) map[string]bool {
 	walk(doc)
 	return names
 }
+
+// isBidiOrBreakExceptLF is isBidiOrBreak but for LF, which ends Markdown's
+// lines.
+func isBidiOrBreakExceptLF(r rune) bool { return r != '\n' && isBidiOrBreak(r) }
 
 // isBidiOrBreak reports the Unicode bidi controls and line breaks.
 func isBidiOrBreak(r rune) bool {

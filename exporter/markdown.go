@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -134,7 +135,7 @@ func (m *mdWriter) toolCall(c *ToolCall) {
 	case BashTool:
 		m.printf("\n**bash** `%s`\n", inlineCode(c.Command))
 	case ReadTool, WriteTool, EditTool, LsTool:
-		m.printf("\n**%s** `%s`\n", mdText(c.Name), inlineCode(c.Path))
+		m.printf("\n**%s** `%s`\n", mdText(c.Name), inlineCode(termtext.Visible(c.Path)))
 		if c.Tool == EditTool {
 			m.editDiff(c.Edits)
 		}
@@ -204,17 +205,17 @@ var inlineCodeReplacer = strings.NewReplacer("`", "'", "\n", " ", "\r", " ")
 
 // mdText writes a session value that is a name, not Markdown (the title, a
 // model, a tool name, a custom type, an error, a setting), as literal text
-// on one line: line endings become spaces and every character that can open
-// an HTML tag, an entity, a link, an image, emphasis, code or strikethrough
-// is backslash-escaped, so no renderer makes an element of it. An
-// underscore inside a word (mcp__read_file) cannot start emphasis and is
+// on one line: line endings become spaces, other controls (a bidi override
+// among them) are shown as termtext.Visible shows them, and every character
+// that can open an HTML tag, an entity, a link, an image, emphasis, code or
+// strikethrough is backslash-escaped, so no renderer makes an element of it.
+// An underscore inside a word (mcp__read_file) cannot start emphasis and is
 // kept, for readability.
 func mdText(s string) string {
+	s = termtext.Visible(lineEndsToSpaces.Replace(s))
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c == '\n' || c == '\r':
-			b.WriteByte(' ')
 		case c == '_' && intraword(s, i):
 			b.WriteByte(c)
 		case strings.IndexByte(mdSpecial, c) >= 0:
@@ -226,6 +227,8 @@ func mdText(s string) string {
 	}
 	return b.String()
 }
+
+var lineEndsToSpaces = strings.NewReplacer("\n", " ", "\r", " ")
 
 // mdSpecial are the bytes mdText escapes.
 const mdSpecial = "\\`*_[]<>&!~|#"
