@@ -122,6 +122,9 @@ func (m *markdown) render(b *bytes.Buffer, text string) {
 		writePlainPre(b, text)
 		return
 	}
+	if writeSanitizedFast(b, m.buf.Bytes()) {
+		return
+	}
 	start := b.Len()
 	if err := m.policy.SanitizeReaderToWriter(bytes.NewReader(m.buf.Bytes()), b); err != nil {
 		b.Truncate(start) // what SanitizeBytes returns on an error: nothing
