@@ -16,6 +16,7 @@
 #
 # Environment:
 #   RUNS=N         runs per tool (default 3)
+#   PITOOL=PATH    the pitool binary to time (default: built from this checkout)
 #   PI_REF=PATH    the reference runner (default scripts/pi-ref, installed before the timing)
 #   NO_BROWSER=1   skip the Chromium measurement
 #
@@ -40,7 +41,11 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 cd "$repo"
-go build -o "$tmp/pitool" ./cmd/pitool || die "go build ./cmd/pitool failed"
+if [[ -n ${PITOOL:-} ]]; then
+	cp "$PITOOL" "$tmp/pitool" || die "cannot copy '$PITOOL'"
+else
+	go build -o "$tmp/pitool" ./cmd/pitool || die "go build ./cmd/pitool failed"
+fi
 session=$data/linear-100mb.jsonl
 if [[ ! -s $session ]]; then
 	note "generating $session"
