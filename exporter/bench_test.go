@@ -30,12 +30,17 @@ func benchSession(b *testing.B, size int64) string {
 }
 
 // BenchmarkExportHTML measures the whole export (index, decode, render,
-// write) of a generated 20 MB session; bytes/s is of session input.
+// write) of a generated 20 MB session, or of $PITOOL_EXPORT_SESSION when set
+// (the profile of issue 16 came from the 100 MB linear session of
+// scripts/bench-export.sh); bytes/s is of session input.
 func BenchmarkExportHTML(b *testing.B) {
-	if testing.Short() {
+	name := os.Getenv("PITOOL_EXPORT_SESSION")
+	if name == "" && testing.Short() {
 		b.Skip("generates a 20 MB session")
 	}
-	name := benchSession(b, 20<<20)
+	if name == "" {
+		name = benchSession(b, 20<<20)
+	}
 	b.Run("branch", func(b *testing.B) { benchExport(b, name, ExportHTML, HTMLOptions{}) })
 	b.Run("all-branches", func(b *testing.B) { benchExport(b, name, ExportHTML, HTMLOptions{AllBranches: true}) })
 }
