@@ -45,14 +45,19 @@
 //     lost.
 //
 // Appends (AppendLine: compact) are one write and one fsync under the lock,
-// after checking the stamp; they never replace anything.
+// after checking the stamp; they never replace anything. A line that Pi's
+// own append beat between the check and the write is withdrawn (blanked in
+// place), so that Pi's line stays on the active branch.
 //
 // Temporary files are named .NAME.pitool-tmp-RANDOM and their writer holds an
 // flock on them from their creation until they are renamed. The first write into a folder removes the
 // pitool temporary files there whose lock can be taken (their writer is
 // dead) and reports each one to ReportStale.
 //
-// Test hook: when PITOOL_TEST_PAUSE_BEFORE_COMMIT names a folder, Commit
-// creates FOLDER/paused and waits until FOLDER/resume exists before its
-// rechecks, so that a test can append to the file at that exact moment.
+// Test hooks: when PITOOL_TEST_PAUSE_BEFORE_COMMIT names a folder, Commit
+// (before its rechecks) and AppendLine (between its check and its write)
+// create FOLDER/paused and wait until FOLDER/resume exists, so that a test
+// can append to the file at that exact moment. PITOOL_TEST_FAULT injects a
+// full disk after N bytes of every written file ("write-after:N") or EIO on
+// every fsync ("sync").
 package safefile

@@ -125,7 +125,7 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	pauseForTest()
-	end, err := e.carryUntilStable(t.f, basis, opts.Carry)
+	end, err := e.carryUntilStable(t.w, basis, opts.Carry)
 	if err != nil {
 		return res, err
 	}
@@ -155,7 +155,7 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 
 func (e *Edit) writeContent(t *temp, content Content) (int64, error) {
 	var basis int64
-	err := writeBuffered(t.f, func(w io.Writer) error {
+	err := writeBuffered(t, func(w io.Writer) error {
 		var err error
 		basis, err = content(w)
 		return err
