@@ -18,7 +18,8 @@
 //
 // In place (Begin, Edit.Commit: repair --in-place, redact --in-place, the
 // repair step of nightly):
-//  1. Begin resolves a symlink, takes the file's advisory lock (flock, which
+//  1. Begin resolves a symlink, removes the stale temporary files of its
+//     folder, takes the file's advisory lock (flock, which
 //     excludes other pitool processes, not Pi) and stamps the file: size,
 //     modification time, device and inode, and a SHA-256 of its first and
 //     last 64 KiB. It keeps the file open.

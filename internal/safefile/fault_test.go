@@ -180,3 +180,18 @@ func TestAppendLineWithdrawsALineThatLandedAfterPis(t *testing.T) {
 		t.Errorf("file %q, want %q", got, want)
 	}
 }
+
+// TestBeginRemovesStaleTemporaryFiles: a killed run's temporary file is
+// removed by the next in-place command on that folder even when it finds
+// nothing to write (repair of the file the killed run had repaired).
+func TestBeginRemovesStaleTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	mustWrite(t, path, "a\n", 0o600)
+	mustWrite(t, filepath.Join(dir, ".s.jsonl.quarantine"+tempMarker+"123"), "torn", 0o600)
+	e := beginT(t, path)
+	e.Close()
+	if got := names(t, dir); len(got) != 1 || got[0] != "s.jsonl" {
+		t.Errorf("folder holds %v after Begin, want s.jsonl alone", got)
+	}
+}
