@@ -30,8 +30,9 @@
 //     the grown part starts at a line boundary and is whole lines, the grown
 //     bytes are carried to the end of the new content (verbatim, or through
 //     the caller's Carry function) and the file rechecked again, up to
-//     maxRechecks times; then the temporary file is synced. An incomplete last line is waited for up to
-//     LineWait. Anything else (shrunk, other inode, same size but a new
+//     maxRechecks times; then the temporary file is synced, and the file
+//     rechecked once more: what was appended during the sync is carried and
+//     synced too. An incomplete last line is waited for up to LineWait. Anything else (shrunk, other inode, same size but a new
 //     modification time, a changed first or last 64 KiB, growth of a file
 //     whose new content is compressed) aborts with ErrChanged and leaves the
 //     file as it was.
@@ -43,7 +44,10 @@
 //     at most lateMax): bytes Pi appended to it between the last recheck and
 //     the rename, and lines written by a writer that opened the file by name
 //     just before the rename, are appended to the new file, so no line is
-//     lost.
+//     lost. Such a line comes after any line Pi has meanwhile written to the
+//     new file, though: if Pi then stops, resuming takes the branch of the
+//     older line. The window is the moment between the last recheck and the
+//     rename (no fsync in it).
 //
 // Appends (AppendLine: compact) are one write and one fsync under the lock,
 // after checking the stamp; they never replace anything. A line that Pi's

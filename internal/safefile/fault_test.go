@@ -195,3 +195,29 @@ func TestBeginRemovesStaleTemporaryFiles(t *testing.T) {
 		t.Errorf("folder holds %v after Begin, want s.jsonl alone", got)
 	}
 }
+
+// TestCommitCarriesLinesAppendedDuringTheSync: Pi appends A to the old file
+// while the new one is synced (long, for a large file), then B by name
+// after the rename, into the new file. A must come before B: carried only
+// after the rename, A would follow B, and Pi, resuming at the last entry,
+// would leave B off its branch.
+func TestCommitCarriesLinesAppendedDuringTheSync(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	mustWrite(t, path, "a\n", 0o600)
+	once := false
+	afterSync = func() {
+		if !once {
+			once = true
+			appendTo(t, path, "A\n")
+		}
+	}
+	afterInstall = func() { appendTo(t, path, "B\n") }
+	defer func() { afterSync, afterInstall = func() {}, func() {} }()
+	e := beginT(t, path)
+	if _, err := e.Commit(CommitOptions{}, content("x\n", 2)); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "x\nA\nB\n" {
+		t.Errorf("file %q, want %q", got, "x\nA\nB\n")
+	}
+}
