@@ -284,6 +284,9 @@ func crashRun(t *testing.T, exe string, c crashCase, dir string, sig os.Signal, 
 		finished = true
 	case <-waitCue(hook, delay, paused):
 		cmd.Process.Signal(sig)
+		if paused { // a SIGINT is seen once the hook lets the run go on
+			os.WriteFile(filepath.Join(hook, "resume"), nil, 0o600)
+		}
 		err = <-exited
 	}
 	os.RemoveAll(hook)
