@@ -74,6 +74,9 @@ const (
 	quarantine
 	// report: absent, or one complete JSON document.
 	report
+	// restored: an archive unarchive restores: its bytes, or gone once the
+	// plain file beside it is complete.
+	restored
 )
 
 // crashRule is one file a command may write.
@@ -89,6 +92,9 @@ type crashCase struct {
 	args  func(dir string) []string
 	rules []crashRule
 	pause bool // goes through Commit or AppendLine, where the pause hook waits
+	// needs, when set, is the input a run needs: once it is gone the
+	// work is done, and the case is not run again.
+	needs string
 }
 
 var crashCases = []crashCase{
@@ -131,6 +137,15 @@ var crashCases = []crashCase{
 		},
 		rules: []crashRule{{"sessions/p/old.jsonl", archivedAway}, {"sessions/p/due.jsonl", appended},
 			{"sessions/p/torn.jsonl", inPlace}, {"sessions/p/torn.jsonl.quarantine", quarantine}, {"report.json", report}}},
+	{name: "unarchive",
+		setup: func(t *testing.T, dir string) {
+			plain := filepath.Join(dir, "s.jsonl")
+			writeCrashSession(t, plain, "")
+			archiveForTest(t, plain)
+		},
+		args:  func(dir string) []string { return []string{"unarchive", filepath.Join(dir, "s.jsonl.zst")} },
+		needs: "s.jsonl.zst",
+		rules: []crashRule{{"s.jsonl.zst", restored}, {"s.jsonl", output}}},
 	{name: "clone",
 		setup: func(t *testing.T, dir string) { writeCrashSession(t, filepath.Join(dir, "s.jsonl"), "") },
 		args: func(dir string) []string {
@@ -219,7 +234,9 @@ func TestCrashLeavesEveryFileWhole(t *testing.T) {
 				}
 				where := fmt.Sprintf("kill %d (%v after %v, paused %v)", k, sig, delay.Round(time.Millisecond), paused)
 				checkCrashState(t, where, dir, c.rules, orig, ref)
-				pitool(t, exe, c.args(dir)...)
+				if _, err := os.Stat(filepath.Join(dir, c.needs)); c.needs == "" || err == nil {
+					pitool(t, exe, c.args(dir)...)
+				}
 				checkFinished(t, where+", then run again", dir, c.rules, orig, ref)
 			}
 			t.Logf("%s: %d kills (%d landed before the end, %d after it), uninterrupted run %v, %v in all",
@@ -357,6 +374,10 @@ func checkFinished(t *testing.T, where, dir string, rules []crashRule, orig map[
 				t.Errorf("%s: %s is not archived as %s.zst", where, r.rel, r.rel)
 			}
 		case r.kind == quarantine && !has(now, r.rel):
+		case r.kind == restored:
+			if has(now, r.rel) {
+				t.Errorf("%s: %s is still there", where, r.rel)
+			}
 		case r.kind == report:
 			if !json.Valid(now[r.rel]) {
 				t.Errorf("%s: %s is not a JSON report", where, r.rel)
@@ -402,6 +423,11 @@ func ruleState(r crashRule, now, orig map[string][]byte, ref crashRef, dir strin
 	case output, quarantine:
 		if exists && !bytes.Equal(norm, want) {
 			return fmt.Sprintf("incomplete output: %d bytes, an uninterrupted run writes %d", len(cur), len(want))
+		}
+	case restored:
+		plain := strings.TrimSuffix(r.rel, ".zst")
+		if exists && !bytes.Equal(cur, old) || !exists && !bytes.Equal(normalize(now[plain], dir), ref.files[plain]) {
+			return "neither the archive's bytes nor gone with its plain file complete"
 		}
 	case report:
 		if exists && !json.Valid(cur) {
@@ -494,6 +520,25 @@ func tempFiles(t *testing.T, dir string) []string {
 		return nil
 	})
 	return left
+}
+
+// archiveForTest compresses plain to plain.zst, as nightly archives it, and
+// removes plain.
+func archiveForTest(t *testing.T, plain string) {
+	t.Helper()
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plain+".zst", enc.EncodeAll(b, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	os.Remove(plain)
 }
 
 func zstdHolds(zst, want []byte) bool {
