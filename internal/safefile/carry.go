@@ -38,8 +38,7 @@ func (e *Edit) recheck() (Stamp, error) {
 
 // carryUntilStable rechecks the file until it stops growing, carrying each
 // grown part to the end of f, and returns the size the new content covers.
-// f is synced once, by the caller, after this: what is appended during that
-// sync is carried after the rename (carryLate).
+// The caller syncs f and calls it again (carryAndSync).
 func (e *Edit) carryUntilStable(f io.Writer, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
 	cur := basis
 	for range maxRechecks {

@@ -54,8 +54,8 @@ type Content func(w io.Writer) (basis int64, err error)
 
 // Begin starts an in-place rewrite of path: it resolves a symlink, removes
 // the stale temporary files of its folder (a killed run's, even when this
-// run finds nothing to write), takes the file's lock and stamps it. The caller reads the file, then calls Commit
-// (or nothing), and always Close.
+// run finds nothing to write), takes the file's lock and stamps it. The
+// caller reads the file, then calls Commit (or nothing), and always Close.
 func Begin(path string) (*Edit, error) {
 	target, err := resolve(path)
 	if err != nil {
