@@ -221,17 +221,21 @@ func TestCrashLeavesEveryFileWhole(t *testing.T) {
 			var hit, done int
 			// Runs whose signal came after they had finished do not count:
 			// each command is killed mid-run kills times (within 3x the runs).
+			// The delays spread over the uninterrupted run's time, narrowed
+			// after each signal that came too late (a loaded machine makes
+			// one run slow) and widened again after each that did not.
+			spread := ref.took
 			for k := 0; hit < kills && k < 3*kills; k++ {
 				dir := t.TempDir()
 				c.setup(t, dir)
 				orig := treeFiles(t, dir)
 				paused := c.pause && k%3 == 0
 				sig := []os.Signal{syscall.SIGKILL, os.Interrupt}[k%2]
-				delay := time.Duration(rng.Int64N(int64(ref.took)))
+				delay := time.Duration(rng.Int64N(int64(spread)))
 				if crashRun(t, exe, c, dir, sig, delay, paused) {
-					done++
+					done, spread = done+1, max(spread*2/3, time.Millisecond)
 				} else {
-					hit++
+					hit, spread = hit+1, min(spread*5/4, ref.took)
 				}
 				where := fmt.Sprintf("kill %d (%v after %v, paused %v)", k, sig, delay.Round(time.Millisecond), paused)
 				checkCrashState(t, where, dir, c.rules, orig, ref)
