@@ -103,7 +103,7 @@ func fileError(path string, err error) string {
 	if path == "" || mentions(msg, path) {
 		return msg
 	}
-	return path + ": " + strings.Replace(msg, path+": ", "", 1)
+	return path + ": " + strings.Replace(msg, ": "+path+": ", ": ", 1)
 }
 
 // withPath wraps err with path unless its message starts with path already.

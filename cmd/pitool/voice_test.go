@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"testing"
 
 	"github.com/pitool/pitool/jsonl"
@@ -21,6 +22,11 @@ func TestFileErrorNamesThePathOnce(t *testing.T) {
 		{"/nonexistent/s.jsonl", fmt.Errorf("/nonexistent/s.jsonl: %w", errOpen), "/nonexistent/s.jsonl: no such file or directory"},
 		{"/nonexistent/s.jsonl", fmt.Errorf("repair: %w", errOpen), "/nonexistent/s.jsonl: repair: no such file or directory"},
 		{"s.jsonl", fmt.Errorf("summarize: %w", context.Canceled), "s.jsonl: interrupted"},
+		// the path inside a phrase stays: "append to no space left" was the message once
+		{"s.jsonl", fmt.Errorf("append to s.jsonl: %w", &os.PathError{Op: "write", Path: "s.jsonl", Err: syscall.ENOSPC}),
+			"s.jsonl: append to s.jsonl: no space left on device"},
+		{"s.jsonl", fmt.Errorf("sync s.jsonl: %w", &os.PathError{Op: "sync", Path: "s.jsonl", Err: syscall.EIO}),
+			"s.jsonl: sync s.jsonl: input/output error"},
 		{"t.jsonl.gz", &jsonl.PosError{File: "t.jsonl.gz", Line: 3, Offset: 284, Err: io.ErrUnexpectedEOF},
 			"t.jsonl.gz:3 (byte 284): compressed stream ends early (truncated file)"},
 	}

@@ -1,7 +1,9 @@
 package safefile
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -11,6 +13,14 @@ import (
 // call and synced, so a crash leaves the file either untouched or with the
 // whole line (a torn write is truncated away before returning an error).
 // Nothing is replaced: the file keeps its inode, owner and mode.
+//
+// Pi takes no lock, so it may append between the check and the write. The
+// line then lands after Pi's, and since Pi's active leaf is the last entry
+// of the file, an entry whose parent was the old last entry would take Pi's
+// line off the active branch. So when the line did not land at expect.Size,
+// AppendLine withdraws it: it overwrites the line's bytes, which no one else
+// writes, with spaces (a blank line, which Pi's loader skips and pitool
+// repair removes) and returns ErrChanged.
 func AppendLine(path string, expect Stamp, line []byte) error {
 	CleanFolder(filepath.Dir(path))
 	unlock, err := Lock(path)
@@ -29,14 +39,41 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line = append(line, '\n')
 	}
-	if _, err := f.Write(line); err != nil {
+	pauseForTest()
+	if _, err := writerOf(f).Write(line); err != nil {
 		f.Truncate(expect.Size)
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err == nil && end-int64(len(line)) != expect.Size {
+		err = withdraw(path, end-int64(len(line)), len(line))
+	}
+	if err == nil {
+		err = syncFile(f)
+	}
+	if err != nil {
+		return err
 	}
 	return f.Close()
+}
+
+// withdraw blanks the line of n bytes pitool appended at offset at (spaces,
+// then its newline), after lines someone else appended meanwhile.
+func withdraw(path string, at int64, n int) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteAt(append(bytes.Repeat([]byte{' '}, n-1), '\n'), at)
+		if err == nil {
+			err = syncFile(f)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: appended to while a line was added at byte %d, and that line could not be withdrawn (blank it by hand: it is off Pi's branch): %w", path, at, err)
+	}
+	return fmt.Errorf("%s: appended to while a line was added; the line was withdrawn (left blank at byte %d): %w", path, at, ErrChanged)
 }
 
 // SameFile reports whether two paths name the same file ("-" names none).

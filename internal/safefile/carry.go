@@ -38,9 +38,8 @@ func (e *Edit) recheck() (Stamp, error) {
 
 // carryUntilStable rechecks the file until it stops growing, carrying each
 // grown part to the end of f, and returns the size the new content covers.
-// f is synced once, by the caller, after this: what is appended during that
-// sync is carried after the rename (carryLate).
-func (e *Edit) carryUntilStable(f *os.File, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
+// The caller syncs f and calls it again (carryAndSync).
+func (e *Edit) carryUntilStable(f io.Writer, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
 	cur := basis
 	for range maxRechecks {
 		now, err := e.recheck()
@@ -169,10 +168,10 @@ func appendSynced(path string, b []byte) error {
 		return err
 	}
 	defer f.Close()
-	if _, err := f.Write(b); err != nil {
+	if _, err := writerOf(f).Write(b); err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
+	if err := syncFile(f); err != nil {
 		return fmt.Errorf("sync %s: %w", path, err)
 	}
 	return f.Close()

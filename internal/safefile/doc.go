@@ -18,7 +18,8 @@
 //
 // In place (Begin, Edit.Commit: repair --in-place, redact --in-place, the
 // repair step of nightly):
-//  1. Begin resolves a symlink, takes the file's advisory lock (flock, which
+//  1. Begin resolves a symlink, removes the stale temporary files of its
+//     folder, takes the file's advisory lock (flock, which
 //     excludes other pitool processes, not Pi) and stamps the file: size,
 //     modification time, device and inode, and a SHA-256 of its first and
 //     last 64 KiB. It keeps the file open.
@@ -29,8 +30,9 @@
 //     the grown part starts at a line boundary and is whole lines, the grown
 //     bytes are carried to the end of the new content (verbatim, or through
 //     the caller's Carry function) and the file rechecked again, up to
-//     maxRechecks times; then the temporary file is synced. An incomplete last line is waited for up to
-//     LineWait. Anything else (shrunk, other inode, same size but a new
+//     maxRechecks times; then the temporary file is synced, and the file
+//     rechecked once more: what was appended during the sync is carried and
+//     synced too. An incomplete last line is waited for up to LineWait. Anything else (shrunk, other inode, same size but a new
 //     modification time, a changed first or last 64 KiB, growth of a file
 //     whose new content is compressed) aborts with ErrChanged and leaves the
 //     file as it was.
@@ -42,17 +44,25 @@
 //     at most lateMax): bytes Pi appended to it between the last recheck and
 //     the rename, and lines written by a writer that opened the file by name
 //     just before the rename, are appended to the new file, so no line is
-//     lost.
+//     lost. Such a line comes after any line Pi has meanwhile written to the
+//     new file, though: if Pi then stops, resuming takes the branch of the
+//     older line. The window is the moment between the last recheck and the
+//     rename (no fsync in it).
 //
 // Appends (AppendLine: compact) are one write and one fsync under the lock,
-// after checking the stamp; they never replace anything.
+// after checking the stamp; they never replace anything. A line that Pi's
+// own append beat between the check and the write is withdrawn (blanked in
+// place), so that Pi's line stays on the active branch.
 //
 // Temporary files are named .NAME.pitool-tmp-RANDOM and their writer holds an
 // flock on them from their creation until they are renamed. The first write into a folder removes the
 // pitool temporary files there whose lock can be taken (their writer is
 // dead) and reports each one to ReportStale.
 //
-// Test hook: when PITOOL_TEST_PAUSE_BEFORE_COMMIT names a folder, Commit
-// creates FOLDER/paused and waits until FOLDER/resume exists before its
-// rechecks, so that a test can append to the file at that exact moment.
+// Test hooks: when PITOOL_TEST_PAUSE_BEFORE_COMMIT names a folder, Commit
+// (before its rechecks) and AppendLine (between its check and its write)
+// create FOLDER/paused and wait until FOLDER/resume exists, so that a test
+// can append to the file at that exact moment. PITOOL_TEST_FAULT injects a
+// full disk after N bytes of every written file ("write-after:N") or EIO on
+// every fsync ("sync").
 package safefile

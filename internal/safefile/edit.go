@@ -19,6 +19,10 @@ var LineWait = 2 * time.Second
 // old file at that moment.
 var afterInstall = func() {}
 
+// afterSync runs right after each sync of the temporary file; tests use it
+// to append to the old file while the new one is synced.
+var afterSync = func() {}
+
 // Edit is an in-place rewrite of one file, from Begin to Close.
 type Edit struct {
 	Path   string // the file rewritten: the named path with symlinks resolved
@@ -48,14 +52,16 @@ type Result struct {
 // cannot follow it (compressed output), so that any growth aborts.
 type Content func(w io.Writer) (basis int64, err error)
 
-// Begin starts an in-place rewrite of path: it resolves a symlink, takes the
-// file's lock and stamps it. The caller reads the file, then calls Commit
-// (or nothing), and always Close.
+// Begin starts an in-place rewrite of path: it resolves a symlink, removes
+// the stale temporary files of its folder (a killed run's, even when this
+// run finds nothing to write), takes the file's lock and stamps it. The
+// caller reads the file, then calls Commit (or nothing), and always Close.
 func Begin(path string) (*Edit, error) {
 	target, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
+	CleanFolder(filepath.Dir(target))
 	for range 3 {
 		e, err := begin(target)
 		if err != nil || e != nil {
@@ -125,14 +131,11 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	pauseForTest()
-	end, err := e.carryUntilStable(t.f, basis, opts.Carry)
+	end, err := e.carryAndSync(t, basis, opts.Carry)
 	if err != nil {
 		return res, err
 	}
 	res.Carried = end - max(basis, 0)
-	if err = t.sync(); err != nil {
-		return res, err
-	}
 	if opts.Backup {
 		if res.Backup, err = linkBackup(e.Path, e.stamp); err != nil {
 			return res, err
@@ -153,9 +156,38 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 	return res, err
 }
 
+// carryAndSync carries the lines appended since the content was written
+// and syncs the temporary file, then looks again: lines appended during the
+// sync, which takes a while for a large file, are carried and synced too.
+// Only the moment between the last look and the rename is left to
+// carryLate, which can only put such lines after those Pi has meanwhile
+// written to the new file: if Pi then stops, its last line would not be
+// the last entry, and resuming would take the older one's branch.
+func (e *Edit) carryAndSync(t *temp, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
+	end, err := e.carryUntilStable(t.w, basis, carry)
+	for range maxRechecks {
+		if err != nil {
+			return 0, err
+		}
+		if err = t.sync(); err != nil {
+			return 0, err
+		}
+		afterSync()
+		var again int64
+		if again, err = e.carryUntilStable(t.w, end, carry); err == nil && again == end {
+			return end, nil
+		}
+		end = again
+	}
+	if err == nil {
+		err = fmt.Errorf("%s: keeps growing; try again when it is idle: %w", e.Path, ErrChanged)
+	}
+	return 0, err
+}
+
 func (e *Edit) writeContent(t *temp, content Content) (int64, error) {
 	var basis int64
-	err := writeBuffered(t.f, func(w io.Writer) error {
+	err := writeBuffered(t, func(w io.Writer) error {
 		var err error
 		basis, err = content(w)
 		return err

@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +30,12 @@ func IsTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// temp is a temporary file its writer holds locked.
-type temp struct{ f *os.File }
+// temp is a temporary file its writer holds locked; w is what its bytes
+// are written through (see writerOf).
+type temp struct {
+	f *os.File
+	w io.Writer
+}
 
 // newTemp creates a locked temporary file beside target, after removing the
 // stale ones in that folder (once per process and folder).
@@ -43,7 +48,7 @@ func newTemp(target string) (*temp, error) {
 			return nil, fmt.Errorf("create temporary file: %w", err)
 		}
 		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err == nil && stillNamed(f) {
-			return &temp{f: f}, nil
+			return &temp{f: f, w: writerOf(f)}, nil
 		}
 		f.Close() // another process took it for stale before we locked it
 	}
@@ -66,7 +71,7 @@ func (t *temp) discard() {
 // sync syncs the temporary file; it stays open, and locked, until close,
 // after it was renamed, so that no other pitool takes it for stale.
 func (t *temp) sync() error {
-	if err := t.f.Sync(); err != nil {
+	if err := syncFile(t.f); err != nil {
 		return fmt.Errorf("sync %s: %w", t.f.Name(), err)
 	}
 	return nil

@@ -133,7 +133,7 @@ func writeAtomic(target string, own owner, noClobber bool, write func(io.Writer)
 			t.discard()
 		}
 	}()
-	if err = writeBuffered(t.f, write); err != nil {
+	if err = writeBuffered(t, write); err != nil {
 		return err
 	}
 	if err = own.apply(t.f); err != nil {
@@ -165,13 +165,13 @@ func install(tmp, target string, noClobber bool) error {
 	return os.Remove(tmp)
 }
 
-func writeBuffered(f *os.File, write func(io.Writer) error) error {
-	bw := bufio.NewWriterSize(f, 64<<10)
+func writeBuffered(t *temp, write func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(t.w, 64<<10)
 	if err := write(bw); err != nil {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", f.Name(), err)
+		return fmt.Errorf("write %s: %w", t.f.Name(), err)
 	}
 	return nil
 }
