@@ -196,6 +196,8 @@ func fence(text, lang string) string {
 }
 
 // inlineCode keeps text on one line and free of backticks, for `…` spans.
+// A CR is a line end in CommonMark too: left in, it would end the span's
+// line and let the rest start a block (raw HTML, a heading).
 func inlineCode(s string) string {
-	return strings.NewReplacer("`", "'", "\n", " ").Replace(s)
+	return strings.NewReplacer("`", "'", "\n", " ", "\r", " ").Replace(s)
 }
