@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -226,7 +227,8 @@ func sameSet(a []int, b []int32) bool {
 
 // FuzzRequestFix: at the active leaf of any v3 session, the request check
 // reports exactly the tool results that pitool's provider view refuses
-// (testref.RefusedResults, an independent reading); when it reports any,
+// (testref.RefusedResults, an independent reading, where it can read the
+// view: refereeReads); when it reports any,
 // the entries RequestFix returns, appended to the file, leave history
 // byte-identical and a request the check finds clean and the view refuses
 // nothing of.
@@ -245,6 +247,9 @@ func FuzzRequestFix(f *testing.F) {
 		view, ok := providerView(ix, leaf)
 		if !ok {
 			t.Fatalf("the request check passes, the provider view fails")
+		}
+		if !refereeReads(view) {
+			return
 		}
 		if refused := testref.RefusedResults(t, view); !slices.Equal(refused, problemCalls(problems)) {
 			t.Fatalf("the view refuses results for %v, the check reports %v", refused, problems)
@@ -279,6 +284,60 @@ func fixableLeaf(ix *jsonl.Index, leaf int) bool {
 	id := ix.ID(leaf)
 	got, ok := ix.Lookup(id)
 	return id != "" && ok && got == leaf
+}
+
+// refereeKeys are the keys testref.RefusedResults reads, in messages and in
+// their content blocks.
+var refereeKeys = []string{"role", "toolCallId", "content", "type", "id"}
+
+// refereeReads reports whether testref.RefusedResults reads view as Pi
+// does: encoding/json matches keys without regard to case and stops at a
+// value of another type, so a view whose messages or blocks have a key that
+// matches one of refereeKeys only so, or a key of theirs with a value that
+// is not a string (content: not an array), is out of its reach.
+func refereeReads(view []byte) bool {
+	var msgs []map[string]json.RawMessage
+	if json.Unmarshal(view, &msgs) != nil {
+		return false
+	}
+	for _, m := range msgs {
+		if !refereeMember(m) {
+			return false
+		}
+		var blocks []map[string]json.RawMessage
+		if c, ok := m["content"]; ok && json.Unmarshal(c, &blocks) == nil {
+			for _, b := range blocks {
+				if !refereeMember(b) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func refereeMember(m map[string]json.RawMessage) bool {
+	for key, val := range m {
+		for _, want := range refereeKeys {
+			switch {
+			case !strings.EqualFold(key, want):
+			case key != want:
+				return false
+			case want == "content":
+				var arr []json.RawMessage
+				var s string
+				if json.Unmarshal(val, &arr) != nil && json.Unmarshal(val, &s) != nil {
+					return false
+				}
+			default:
+				var s string
+				if json.Unmarshal(val, &s) != nil {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 func providerView(ix *jsonl.Index, leaf int) ([]byte, bool) {
