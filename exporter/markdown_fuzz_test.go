@@ -19,10 +19,10 @@ var rawHTMLMarkdown = goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsaf
 // CommonMark renderer that lets raw HTML through, parsing what it renders
 // with an HTML parser: a value in an inline code span (inlineCode, as tool
 // calls and commands are written) stays in that one span, with no other
-// markup around it (an empty value, "``", is no span but text); and a value in a fenced or folded block (fence and
-// folded, as outputs and arguments are written) is one code block whose
-// text is the value (line ends and NUL as CommonMark reads them), inside
-// nothing but the <details> folded writes.
+// markup around it (an empty value, "``", is no span but text); and a value
+// in a fenced or folded block (fence and folded, as outputs and arguments
+// are written) is one code block whose text is the value (line ends and NUL
+// as CommonMark reads them), inside nothing but the <details> folded writes.
 func FuzzMarkdownCode(f *testing.F) {
 	for _, s := range []string{"ls -la", "a`b``c", "x\ny", "a\r<script>alert(1)</script>", "a\r\n# h", "<img src=x onerror=alert(1)>",
 		"```\n<script>x</script>\n```", "~~~\nx", "    indented", " ` ", strings.Repeat("line\n", 25) + "<b>", "\x00"} {
