@@ -43,7 +43,10 @@ func walk(n *html.Node, visit func(*html.Node)) {
 
 // unsafeMarkup lists what could run script or fetch from the network:
 // script elements beyond the page's own two, event handler attributes,
-// javascript: URLs, frames and plugins, and image sources that are not data:.
+// javascript:, vbscript: and (but for images) data: URLs in any URL
+// attribute, read as a browser reads them (C0 controls and spaces trimmed,
+// tabs and line ends removed), frames, plugins and srcdoc, a meta refresh,
+// and image sources that are not data:.
 func unsafeMarkup(doc *html.Node) []string {
 	var bad []string
 	scripts := 0
@@ -58,16 +61,8 @@ func unsafeMarkup(doc *html.Node) []string {
 			bad = append(bad, "<"+n.Data+">")
 		}
 		for _, a := range n.Attr {
-			v := strings.ToLower(strings.TrimSpace(a.Val))
-			switch {
-			case strings.HasPrefix(a.Key, "on"):
-				bad = append(bad, n.Data+" "+a.Key)
-			case (a.Key == "href" || a.Key == "src" || a.Key == "action") && strings.HasPrefix(v, "javascript:"):
-				bad = append(bad, n.Data+" "+a.Key+"="+a.Val)
-			case a.Key == "src" && v != "" && !strings.HasPrefix(v, "data:image/"):
-				bad = append(bad, n.Data+" src="+a.Val)
-			case a.Key == "style":
-				bad = append(bad, n.Data+" style")
+			if what := unsafeAttr(n.Data, a); what != "" {
+				bad = append(bad, n.Data+" "+what)
 			}
 		}
 	})
@@ -75,6 +70,42 @@ func unsafeMarkup(doc *html.Node) []string {
 		bad = append(bad, "script elements: "+itoa(scripts))
 	}
 	return bad
+}
+
+// urlAttrs are the attributes whose value a browser follows as a URL.
+var urlAttrs = map[string]bool{"href": true, "src": true, "action": true, "formaction": true, "xlink:href": true,
+	"poster": true, "background": true, "srcset": true, "data": true, "ping": true, "cite": true}
+
+// unsafeAttr says what is unsafe about attribute a of element el, "" when
+// nothing is.
+func unsafeAttr(el string, a html.Attribute) string {
+	key := strings.ToLower(a.Key)
+	url := browserURL(a.Val)
+	switch {
+	case strings.HasPrefix(key, "on"):
+		return key
+	case key == "style" || key == "srcdoc":
+		return key
+	case el == "meta" && key == "http-equiv" && strings.EqualFold(a.Val, "refresh"):
+		return key + "=" + a.Val
+	case !urlAttrs[key]:
+		return ""
+	case strings.HasPrefix(url, "javascript:") || strings.HasPrefix(url, "vbscript:"):
+		return key + "=" + a.Val
+	case strings.HasPrefix(url, "data:") && !strings.HasPrefix(url, "data:image/"):
+		return key + "=" + a.Val
+	case key == "src" && url != "" && !strings.HasPrefix(url, "data:image/"):
+		return key + "=" + a.Val
+	}
+	return ""
+}
+
+// browserURL is v as a browser parses a URL's scheme: leading and trailing
+// C0 controls and spaces trimmed, tabs and line ends removed, lower case.
+func browserURL(v string) string {
+	v = strings.TrimFunc(v, func(r rune) bool { return r <= ' ' })
+	v = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(v)
+	return strings.ToLower(v)
 }
 
 // TestInjectionIsInert checks, without a browser, that no payload of the
@@ -239,11 +270,14 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 // FuzzExportHTML feeds arbitrary session lines to both exporters: they must
-// not panic, and no input may add a script element or an event handler.
+// not panic, and in the page, parsed as a browser parses it, no input may
+// add anything unsafeMarkup lists (a script, an event handler, a
+// javascript: URL, ...).
 func FuzzExportHTML(f *testing.F) {
 	f.Add([]byte(`{"type":"message","id":"a","parentId":null,"timestamp":"x","message":{"role":"user","content":"<script>x</script>"}}`))
 	f.Add([]byte(`{"type":"message","id":"b","parentId":null,"timestamp":"x","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"edit","arguments":{"path":"<b>","oldText":"a\nb","newText":"a\nc"}}]}}`))
 	f.Add([]byte(`{"type":"custom_message","id":"c","parentId":null,"customType":"<i>","content":"[x](javascript:alert(1))","display":false}`))
+	f.Add([]byte(`{"type":"message","id":"d","parentId":null,"timestamp":"x","message":{"role":"user","content":"[a](java\tscript:x) ![i](data:text/html,x) <a href=\" javascript:x\">l</a> <img src=x onerror=y>"}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		src := append([]byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}`+"\n"), line...)
 		src2, _ := jsonl.Open("-", bytes.NewReader(src))

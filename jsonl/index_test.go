@@ -90,7 +90,9 @@ func TestV1MigrationIsDeterministic(t *testing.T) {
 	}
 }
 
-// FuzzIndex: any input indexes without panic, and every path walk ends.
+// FuzzIndex: any input indexes without panic, and every path walk ends:
+// in a root-to-leaf chain of parents that ends at the leaf and starts at a
+// root, or, when the index has a cycle, in an error.
 func FuzzIndex(f *testing.F) {
 	f.Add(header + entry("a", "") + entry("b", "a"))
 	f.Add(header + entry("a", "b") + entry("b", "a"))
@@ -106,9 +108,15 @@ func FuzzIndex(f *testing.F) {
 			return
 		}
 		for _, leaf := range ix.Leaves() {
-			if path, err := ix.Path(leaf); err == nil {
-				ix.DecodePath(path)
+			path, err := ix.Path(leaf)
+			if err != nil {
+				if len(ix.Cycles()) == 0 {
+					t.Fatalf("leaf %d: %v, and the index has no cycle", leaf, err)
+				}
+				continue
 			}
+			checkChain(t, ix, leaf, path)
+			ix.DecodePath(path)
 		}
 		if ix.Len() > 0 {
 			if sel, err := ix.Select(ix.ActiveLeaf()); err == nil {
@@ -116,4 +124,17 @@ func FuzzIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkChain fails unless path runs from a root to leaf, each entry the
+// parent of the next.
+func checkChain(t *testing.T, ix *Index, leaf int, path []int) {
+	if len(path) == 0 || path[len(path)-1] != leaf || ix.Parent(path[0]) != None {
+		t.Fatalf("leaf %d: path %v does not run from a root to the leaf", leaf, path)
+	}
+	for k := 1; k < len(path); k++ {
+		if ix.Parent(path[k]) != path[k-1] {
+			t.Fatalf("leaf %d: path %v: %d is not the parent of %d", leaf, path, path[k-1], path[k])
+		}
+	}
 }

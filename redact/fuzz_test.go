@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -125,4 +126,60 @@ func skeletonOK(line []byte) bool {
 		ParentID *string `json:"parentId"`
 	}
 	return json.Unmarshal(line, &e) == nil
+}
+
+// FuzzRedactLiteral glues a literal --secret to fuzzed text on both sides,
+// in every string and key of an entry, and writes some of its characters
+// as \u escapes (which JSON.parse reads as the same characters): the
+// output parses, the skeleton is unchanged, and the literal is left
+// nowhere, raw or decoded.
+func FuzzRedactLiteral(f *testing.F) {
+	f.Add("x", "y", uint32(0))
+	f.Add("", "", uint32(0xffffffff))
+	f.Add("S3cr3t-fuzz", "-literal-value", uint32(5))
+	f.Add("\\u0053", "\"", uint32(1))
+	secret := fuzzSecrets[0]
+	r := newTestRedactor(f, Options{Secrets: []string{secret}})
+	f.Fuzz(func(t *testing.T, before, after string, escapes uint32) {
+		text := before + secret + after
+		line := escapeChars(fuzzEntry(text, text), secret, escapes)
+		out, _, err := r.RedactLine(line)
+		if err != nil {
+			t.Fatalf("error on a valid line: %v\n%s", err, line)
+		}
+		var got any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("output does not parse: %v\n%s", err, out)
+		}
+		if skeleton(t, line) != skeleton(t, out) {
+			t.Fatalf("skeleton changed:\n%s\n%s", line, out)
+		}
+		decoded, _ := json.Marshal(got)
+		if strings.Contains(string(out), secret) || strings.Contains(string(decoded), secret) {
+			t.Fatalf("secret left in\n%s\nfrom\n%s", out, line)
+		}
+	})
+}
+
+// escapeChars writes the characters of each occurrence of secret (plain
+// ASCII) in line whose bit is set in mask (character k, bit k%32) as \u
+// escapes.
+func escapeChars(line []byte, secret string, mask uint32) []byte {
+	var out bytes.Buffer
+	for {
+		k := bytes.Index(line, []byte(secret))
+		if k < 0 {
+			out.Write(line)
+			return out.Bytes()
+		}
+		out.Write(line[:k])
+		for i := range len(secret) {
+			if mask&(1<<(i%32)) != 0 {
+				fmt.Fprintf(&out, `\u%04x`, secret[i])
+			} else {
+				out.WriteByte(secret[i])
+			}
+		}
+		line = line[k+len(secret):]
+	}
 }

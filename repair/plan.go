@@ -135,7 +135,8 @@ func (h *hashStream) Read(p []byte) (int, error) {
 // planLinks gives every entry a unique id and a parent written before it.
 // A parentId resolves to the latest earlier entry with that id; one that
 // names nothing earlier (missing, written later, a cycle) is re-attached to
-// the nearest earlier surviving entry, so the conversation stays one path.
+// the nearest earlier surviving entry with a non-empty id, so the
+// conversation stays one path.
 func (pl *plan) planLinks() {
 	m := pl.a.m
 	cyc := cycleMembers(pl.a.s.ix)
@@ -149,7 +150,9 @@ func (pl *plan) planLinks() {
 			continue
 		}
 		pl.linkParent(i, e, prev, cyc)
-		prev = i
+		if pl.newID[i] != "" { // a parentId "" is a root in Pi: such an entry can be no parent
+			prev = i
+		}
 	}
 	pl.resolveRefs()
 }

@@ -152,10 +152,27 @@ func FuzzValidate(f *testing.F) {
 }
 
 // FuzzRepair: repair never panics, loses no byte, leaves no finding it
-// fixes, and is idempotent.
+// fixes, and is idempotent; and a file in which validate finds nothing that
+// repair fixes comes out byte for byte, reported unchanged.
 func FuzzRepair(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, in []byte) {
-		checkRepairProperties(t, "fuzz", in, repair.Options{CloseToolCalls: len(in)%2 == 0})
+		opts := repair.Options{CloseToolCalls: len(in)%2 == 0}
+		checkRepairProperties(t, "fuzz", in, opts)
+		if !hasFixable(validateBytes(t, in), opts) {
+			if out, q, res := repairBytes(t, in, opts); !bytes.Equal(out, in) || q != nil || res.Changed {
+				t.Fatalf("nothing to fix, yet repair changed the file: %+v\n%q\n%q", res.Fixes, in, out)
+			}
+		}
 	})
+}
+
+// hasFixable reports whether rep has a finding repair fixes with opts.
+func hasFixable(rep *repair.Report, opts repair.Options) bool {
+	for _, f := range rep.Findings {
+		if repair.Fixable(f.Code, opts.CloseToolCalls) {
+			return true
+		}
+	}
+	return false
 }
