@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/stats"
@@ -103,14 +103,33 @@ func writeStatsCSV(w io.Writer, rep *stats.Report) error {
 	return cw.Error()
 }
 
+// writeStatsTable prints the rows and the total, the key left-aligned and
+// the figures right-aligned.
 func writeStatsTable(w io.Writer, rep *stats.Report) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(append([]string{strings.ToUpper(string(rep.By))},
-		"INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"), "\t")+"\t")
+	table := [][]string{{strings.ToUpper(string(rep.By)), "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"}}
 	for _, r := range append(rep.Rows, rep.Total) {
-		fmt.Fprintln(tw, strings.Join(append([]string{r.Key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...), "\t")+"\t")
+		table = append(table, append([]string{r.Key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
 	}
-	return tw.Flush()
+	widths := make([]int, len(table[0]))
+	for _, row := range table {
+		for i, cell := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	var b strings.Builder
+	for _, row := range table {
+		for i, cell := range row {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
+			if i == 0 {
+				b.WriteString(cell + pad)
+			} else {
+				b.WriteString("  " + pad + cell)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // groupedInt writes a token count with thousands separated: 1,234,567.
