@@ -26,8 +26,9 @@ import (
 // compared with ASCII case folded. When no needle can be built (a pattern of
 // quotes, a regexp with no required literal), every line is a candidate.
 type Matcher struct {
-	literal []byte         // the case-sensitive literal, when re is nil
-	re      *regexp.Regexp // the regexp, for -e and -i
+	literal []byte         // the case-sensitive literal, when re and folded are nil
+	folded  *foldLiteral   // the literal of -i, when it has a needle
+	re      *regexp.Regexp // the regexp, for -e and for -i without a needle
 	needle  []byte         // the prefilter; nil: every line is a candidate
 	fold    bool           // needle is lower case, compared with ASCII case folded
 	runes   []rune         // the needle's characters (lower case when fold), for \u escapes
@@ -67,6 +68,9 @@ func Compile(pattern string, regex, ignoreCase bool) (*Matcher, error) {
 	}
 	if lit, ok := longestRequired(tree.Simplify()); ok {
 		m.setNeedle(lit.Rune, lit.Flags&syntax.FoldCase != 0)
+	}
+	if !regex && m.needle != nil {
+		m.folded, m.re = newFoldLiteral([]rune(pattern), m.needle), nil
 	}
 	return m, nil
 }
@@ -158,14 +162,15 @@ func (m *Matcher) Candidate(line []byte) bool {
 	if m.needle == nil {
 		return true
 	}
+	return m.holdsNeedle(line) || m.escapesNeedleRune(line)
+}
+
+// holdsNeedle reports whether decoded text holds the needle.
+func (m *Matcher) holdsNeedle(text []byte) bool {
 	if m.fold {
-		if containsFold(line, m.needle) {
-			return true
-		}
-	} else if bytes.Contains(line, m.needle) {
-		return true
+		return containsFold(text, m.needle)
 	}
-	return m.escapesNeedleRune(line)
+	return bytes.Contains(text, m.needle)
 }
 
 // escapesNeedleRune reports whether line holds a \u escape of a character
@@ -226,20 +231,7 @@ func hex4(b []byte) (rune, bool) {
 
 // containsFold reports whether s holds lower, an ASCII lower-case needle,
 // with ASCII case folded.
-func containsFold(s, lower []byte) bool {
-	first, upper := lower[0], toUpper(lower[0])
-	for i := 0; i+len(lower) <= len(s); i++ {
-		j := indexEither(s[i:len(s)-len(lower)+1], first, upper)
-		if j < 0 {
-			return false
-		}
-		i += j
-		if equalFold(s[i:i+len(lower)], lower) {
-			return true
-		}
-	}
-	return false
-}
+func containsFold(s, lower []byte) bool { return indexFold(s, lower) >= 0 }
 
 // indexEither returns the first index in s of a or b, -1 when neither is.
 func indexEither(s []byte, a, b byte) int {
@@ -281,8 +273,16 @@ func toUpper(c byte) byte {
 }
 
 // each calls fn with the span of every match in text, in order, skipping
-// empty matches; fn returns false to stop.
+// empty matches; fn returns false to stop. A text without the needle holds
+// no match, so the regexp runs only on texts that have it.
 func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
+	if m.needle != nil && m.re != nil && !m.holdsNeedle(text) {
+		return
+	}
+	if m.folded != nil {
+		m.folded.each(text, fn)
+		return
+	}
 	if m.re == nil {
 		for i := 0; ; {
 			j := bytes.Index(text[i:], m.literal)

@@ -217,3 +217,36 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// TestFoldLiteralAsRegexp: the -i literal finds exactly the matches Go's
+// (?i) regexp of the same literal finds.
+func TestFoldLiteralAsRegexp(t *testing.T) {
+	r := rand.New(rand.NewSource(16))
+	folded := 0
+	for iter := 0; iter < 20000; iter++ {
+		text := randomText(r, 1+r.Intn(40))
+		var pattern string
+		if r.Intn(4) == 0 {
+			pattern = string(randomText(r, 1+r.Intn(4)))
+		} else {
+			i := r.Intn(len(text))
+			pattern = swapCase(r, text[i:i+1+r.Intn(min(6, len(text)-i))])
+		}
+		m, err := Compile(pattern, false, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.folded != nil {
+			folded++
+		}
+		var got [][]int
+		m.each([]byte(string(text)), func(s, e int) bool { got = append(got, []int{s, e}); return true })
+		want := regexp.MustCompile("(?i)"+regexp.QuoteMeta(pattern)).FindAllIndex([]byte(string(text)), -1)
+		if fmt.Sprint(got) != fmt.Sprint(want) && !(len(got) == 0 && len(want) == 0) {
+			t.Fatalf("-i %q in %q: %v, the regexp finds %v", pattern, string(text), got, want)
+		}
+	}
+	if folded < 5000 {
+		t.Fatalf("only %d patterns took the fold literal", folded)
+	}
+}
