@@ -59,6 +59,7 @@ type fileSearch struct {
 	active map[int]bool   // lines on the active path, with Filter.Active
 	ids    map[int]string // line → id, for entries written without one (v1)
 	judged bool           // the header line has been read
+	derive bool           // a v1 session: ids are the index's, derived
 	reader jsonl.Reader
 	fields jsonl.Fields
 	buf    []byte
@@ -146,18 +147,22 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	return err
 }
 
-// header applies the cwd filter to the first line that is not blank, the
-// session header: a file left out ends with errStop.
+// header reads the first line that is not blank, the session header: a v1
+// session's entries take the ids the index derives, and the cwd filter may
+// leave the file out (errStop).
 func (s *fileSearch) header(l jsonl.Line) error {
+	var f jsonl.Fields
+	s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &f)
+	isHeader := jsonl.EntryTypeOf(f.Type) == jsonl.TypeSession
+	s.derive = isHeader && jsonl.SessionVersion(f.Version) == 1
 	if s.opts.Cwd == "" {
 		return nil
 	}
 	var h struct {
-		Type string `json:"type"`
-		Cwd  string `json:"cwd"`
+		Cwd string `json:"cwd"`
 	}
 	jsonl.Unmarshal(l.Bytes, &h)
-	if h.Type != "session" || !within(h.Cwd, s.opts.Cwd) {
+	if !isHeader || !within(h.Cwd, s.opts.Cwd) {
 		return errStop
 	}
 	return nil
@@ -206,7 +211,7 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 // match builds the Match of s.buf[start:end].
 func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
 	id, _ := jsonl.DecodeString(s.fields.ID)
-	if s.fields.ID == nil {
+	if s.derive || s.fields.ID == nil {
 		id = s.derivedID(l.Num)
 	}
 	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
@@ -216,8 +221,8 @@ func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
 		Before: clipLeft(s.buf[lineStart:start]), Text: clipMiddle(s.buf[start:end]), After: clipRight(s.buf[end:lineEnd])}
 }
 
-// derivedID is the id the index gives an entry written without one (a v1
-// session's), so that it works with --leaf and --at.
+// derivedID is the id the index gives an entry of a v1 session, or one
+// written without an id, so that it works with --leaf and --at.
 func (s *fileSearch) derivedID(line int) string {
 	if s.ids == nil {
 		s.ids = map[int]string{}
