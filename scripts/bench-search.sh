@@ -72,15 +72,39 @@ echo
 if [ "${CCUSAGE:-1}" != 0 ]; then
 	cc=$repo/bench/ccusage
 	[ -x "$cc/node_modules/.bin/ccusage-pi" ] || (cd "$cc" && npm ci --no-audit --no-fund >/dev/null 2>&1)
-	header 'stats: total tokens (input+output+cache), daily, whole folder'
+	header 'stats: total tokens (input+output+cache read+cache write), whole folder'
 	pitool_stats() { "$bin/pitool" stats --json "${files[@]}" | jq '.total.totalTokens'; }
 	ccusage_stats() {
 		"$cc/node_modules/.bin/ccusage-pi" daily --json --piPath "$dir" |
 			jq '[.daily[] | .inputTokens + .outputTokens + .cacheCreationTokens + .cacheReadTokens] | add // 0'
 	}
 	timed 'pitool stats' pitool_stats
+	pitool_total=$(cat "$bin/out")
 	timed 'ccusage-pi daily' ccusage_stats
-	printf '\n  cost: pitool $%s, ccusage-pi $%s\n' \
+	ccusage_total=$(cat "$bin/out")
+	# The difference, by cause (docs/stats.md): what ccusage leaves out by rule, found with rg
+	# (every generated line is written as JSON.stringify writes it) and summed with jq.
+	tokens='.input + .output + .cacheRead + .cacheWrite'
+	lines() { /usr/bin/rg --no-config -N --no-filename "$1" -- "${files[@]}" || true; }
+	usage_entries=$(lines '^\{"type":"usage",' | jq -n "[inputs | .usage // empty | $tokens] | add // 0")
+	summaries=$(lines '^\{"type":"(compaction|branch_summary)",.*"usage":' | jq -n "[inputs | .usage // empty | $tokens] | add // 0")
+	tool_results=$(lines '"role":"toolResult".*"usage":' | jq -n "[inputs | .message.usage // empty | $tokens] | add // 0")
+	assistant=$((pitool_total - usage_entries - summaries - tool_results))
+	printf '\n  pitool %s = assistant messages %s + usage entries %s + compaction and branch summaries %s + tool results %s\n' \
+		"$pitool_total" "$assistant" "$usage_entries" "$summaries" "$tool_results"
+	# ccusage's own reading of the same lines: the assistant messages it accepts, and how many
+	# tokens its timestamp:totalTokens deduplication drops (first one kept, in file order).
+	dedup=$(lines '"role":"assistant"' | jq -rn '
+		[inputs | select(.type == "message" and .message.role == "assistant" and (.message.usage.input | type) == "number"
+			and (.message.usage.output | type) == "number" and (.timestamp | type) == "string"
+			and (.timestamp | test("^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3})?(Z|[+-]\\d{2}:\\d{2})$")))
+		| .message.usage as $u | ($u.input + $u.output + ($u.cacheRead // 0) + ($u.cacheWrite // 0)) as $t
+		| {key: "\(.timestamp):\($u.totalTokens // $t)", t: $t}]
+		| (map(.t) | add // 0) as $all | (unique_by(.key) | map(.t) | add // 0) as $kept | "\($all) \($all - $kept)"')
+	read -r accepted dropped <<<"$dedup"
+	printf '  ccusage %s = assistant messages it accepts %s (of %s) - %s its timestamp:totalTokens deduplication drops\n' \
+		"$ccusage_total" "$accepted" "$assistant" "$dropped"
+	printf '  cost: pitool $%s, ccusage-pi $%s\n' \
 		"$("$bin/pitool" stats --json "${files[@]}" | jq '.total.cost*10000|round/10000')" \
 		"$("$cc/node_modules/.bin/ccusage-pi" daily --json --piPath "$dir" | jq '[.daily[].totalCost] | add // 0 | .*10000|round/10000')"
 fi
