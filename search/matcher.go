@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"sort"
 	"unicode"
 	"unicode/utf8"
 )
@@ -20,7 +21,8 @@ import (
 // backslash, a slash, a control character or U+FFFD can therefore only be
 // itself or a \u escape. The needle is the longest run of the pattern's
 // required text made of such characters, so a line that holds a match holds
-// the needle, or a \u escape of one of the needle's characters. With case
+// the needle and the pattern's other runs, or a \u escape of one of their
+// characters. With case
 // folded (-i) the needle keeps only ASCII characters whose every case form
 // is ASCII (not k or s, which fold to the Kelvin sign and the long s), and is
 // compared with ASCII case folded. When no needle can be built (a pattern of
@@ -30,9 +32,10 @@ type Matcher struct {
 	folded  *foldLiteral   // the literal of -i, when it has a needle
 	re      *regexp.Regexp // the regexp, for -e and for -i without a needle
 	needle  []byte         // the prefilter; nil: every line is a candidate
+	others  [][]byte       // the pattern's other runs, which a line must hold too
 	fold    bool           // needle is lower case, compared with ASCII case folded
-	runes   []rune         // the needle's characters (lower case when fold), for \u escapes
-	ascii   bool           // the needle is ASCII
+	runes   []rune         // the characters of the runs (lower case when fold), for \u escapes
+	ascii   bool           // the runs are ASCII
 }
 
 // ErrEmptyPattern is the error for a pattern that is empty.
@@ -102,39 +105,59 @@ func longestRequired(re *syntax.Regexp) (*syntax.Regexp, bool) {
 	return nil, false
 }
 
-// setNeedle makes the prefilter from text every match contains.
+// setNeedle makes the prefilter from text every match contains: the
+// longest safe run is the needle, the other runs of two characters or more
+// are required too.
 func (m *Matcher) setNeedle(text []rune, fold bool) {
-	run := safeRun(text, fold)
-	if len(run) == 0 {
+	runs := safeRuns(text, fold)
+	if len(runs) == 0 {
 		return
 	}
-	if fold {
-		for i, r := range run {
-			run[i] = unicode.ToLower(r)
+	m.fold, m.ascii = fold, true
+	for k, run := range runs {
+		if k > 0 && len(run) < 2 {
+			continue
 		}
-	}
-	m.needle, m.fold, m.runes = []byte(string(run)), fold, run
-	m.ascii = true
-	for _, r := range run {
-		m.ascii = m.ascii && r < utf8.RuneSelf
+		for i, r := range run {
+			if fold {
+				run[i] = unicode.ToLower(r)
+			}
+			m.ascii = m.ascii && run[i] < utf8.RuneSelf
+		}
+		m.runes = append(m.runes, run...)
+		if k == 0 {
+			m.needle = []byte(string(run))
+		} else {
+			m.others = append(m.others, []byte(string(run)))
+		}
 	}
 }
 
 // safeRun returns the longest run of text whose characters appear in a raw
 // JSON string only as themselves or as \u escapes (see Matcher).
 func safeRun(text []rune, fold bool) []rune {
-	var best []rune
+	if runs := safeRuns(text, fold); len(runs) > 0 {
+		return runs[0]
+	}
+	return nil
+}
+
+// safeRuns returns the maximal runs of text whose characters appear in a raw
+// JSON string only as themselves or as \u escapes, the longest first.
+func safeRuns(text []rune, fold bool) [][]rune {
+	var runs [][]rune
 	start := 0
 	for i := 0; i <= len(text); i++ {
 		if i < len(text) && selfEncoding(text[i], fold) {
 			continue
 		}
-		if i-start > len(best) {
-			best = append([]rune(nil), text[start:i]...)
+		if i > start {
+			runs = append(runs, append([]rune(nil), text[start:i]...))
 		}
 		start = i + 1
 	}
-	return best
+	sort.SliceStable(runs, func(i, j int) bool { return len(runs[i]) > len(runs[j]) })
+	return runs
 }
 
 // selfEncoding reports whether r appears in a raw JSON string as itself or
@@ -162,7 +185,17 @@ func (m *Matcher) Candidate(line []byte) bool {
 	if m.needle == nil {
 		return true
 	}
-	return m.holdsNeedle(line) || m.escapesNeedleRune(line)
+	return (m.holdsNeedle(line) && m.holdsOthers(line)) || m.escapesNeedleRune(line)
+}
+
+// holdsOthers reports whether line holds every other run of the pattern.
+func (m *Matcher) holdsOthers(line []byte) bool {
+	for _, run := range m.others {
+		if m.fold && !containsFold(line, run) || !m.fold && !bytes.Contains(line, run) {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsNeedle reports whether decoded text holds the needle.
