@@ -74,9 +74,9 @@ if [ "${CCUSAGE:-1}" != 0 ]; then
 	cc=$repo/bench/ccusage
 	[ -x "$cc/node_modules/.bin/ccusage-pi" ] || (cd "$cc" && npm ci --no-audit --no-fund >/dev/null 2>&1)
 	header 'stats: total tokens (input+output+cache read+cache write), whole folder'
-	pitool_stats() { "$bin/pitool" stats --json "${files[@]}" | jq '.total.totalTokens'; }
+	pitool_stats() { "$bin/pitool" stats --json "${files[@]}" | tee "$bin/pitool.json" | jq '.total.totalTokens'; }
 	ccusage_stats() {
-		"$cc/node_modules/.bin/ccusage-pi" daily --json --piPath "$dir" |
+		"$cc/node_modules/.bin/ccusage-pi" daily --json --piPath "$dir" | tee "$bin/ccusage.json" |
 			jq '[.daily[] | .inputTokens + .outputTokens + .cacheCreationTokens + .cacheReadTokens] | add // 0'
 	}
 	timed 'pitool stats' pitool_stats
@@ -106,6 +106,6 @@ if [ "${CCUSAGE:-1}" != 0 ]; then
 	printf '  ccusage %s = assistant messages it accepts %s (of %s) - %s its timestamp:totalTokens deduplication drops\n' \
 		"$ccusage_total" "$accepted" "$assistant" "$dropped"
 	printf '  cost: pitool $%s, ccusage-pi $%s\n' \
-		"$("$bin/pitool" stats --json "${files[@]}" | jq '.total.cost*10000|round/10000')" \
-		"$("$cc/node_modules/.bin/ccusage-pi" daily --json --piPath "$dir" | jq '[.daily[].totalCost] | add // 0 | .*10000|round/10000')"
+		"$(jq '.total.cost*10000|round/10000' "$bin/pitool.json")" \
+		"$(jq '[.daily[].totalCost] | add // 0 | .*10000|round/10000' "$bin/ccusage.json")"
 fi
