@@ -177,7 +177,7 @@ func TestPrefilterSkips(t *testing.T) {
 		{"HeLLo", false, true, `{"content":"say hello"}`, true},
 		{"HeLLo", false, true, `{"content":"say help"}`, false},
 		{`say "hi"`, false, false, `{"content":"say \"hi\""}`, true},
-		{`"`, false, false, `{"content":"nothing"}`, true}, // no needle: every line
+		{`"`, false, false, `{"content":"nothing"}`, true},              // no needle: every line
 		{`tree("config`, false, false, `{"content":"a config"}`, false}, // every run is required
 		{`tree("config`, false, false, `{"content":"tree(\"config"}`, true},
 		{`tree("config`, false, false, `{"content":"tr\u0065e(\"config"}`, true}, // an escape in the shorter run
