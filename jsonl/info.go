@@ -33,23 +33,19 @@ type Info struct {
 }
 
 // infoSkim is what Info reads of each message, usage and session_info entry.
+// Its usage keys are the usage rule's (usage.go).
 type infoSkim struct {
+	usageTop
 	Timestamp string       `json:"timestamp"`
 	Name      *string      `json:"name"`
-	Provider  string       `json:"provider"`
-	Model     string       `json:"model"`
 	ModelID   string       `json:"modelId"`
-	Usage     *Usage       `json:"usage"`
 	Message   *infoMessage `json:"message"`
 }
 
 type infoMessage struct {
-	Role      string     `json:"role"`
+	usageMessage
 	Content   RawMessage `json:"content"`
 	Timestamp RawMessage `json:"timestamp"`
-	Provider  string     `json:"provider"`
-	Model     string     `json:"model"`
-	Usage     *Usage     `json:"usage"`
 }
 
 // Info reads every entry once (message text, names, usage) and returns the
@@ -91,7 +87,7 @@ type infoAccumulator struct {
 
 func (a *infoAccumulator) add(ix *Index, i int) error {
 	t := ix.Type(i)
-	if t != TypeMessage && t != TypeSessionInfo && t != TypeUsage && t != TypeModelChange {
+	if !billable(t) && t != TypeSessionInfo && t != TypeModelChange {
 		return nil
 	}
 	raw, err := ix.rawLine(i)
@@ -100,14 +96,13 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 	}
 	var s infoSkim
 	Unmarshal(raw, &s) // validated by the index pass; mismatched types leave fields empty
+	a.addCharge(t, &s)
 	switch t {
 	case TypeSessionInfo:
 		a.name = ""
 		if s.Name != nil {
 			a.name = strings.TrimSpace(*s.Name)
 		}
-	case TypeUsage:
-		a.addUsage(s.Usage)
 	case TypeModelChange:
 		a.addModel(s.Provider, s.ModelID)
 	case TypeMessage:
@@ -123,7 +118,6 @@ func (a *infoAccumulator) addMessage(s *infoSkim) {
 		return
 	}
 	if m.Role == RoleAssistant {
-		a.addUsage(m.Usage)
 		a.addModel(m.Provider, m.Model)
 	}
 	if m.Content == nil {
@@ -147,15 +141,15 @@ func (a *infoAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
 	a.lastActivity = math.Max(a.lastActivity, ms)
 }
 
-func (a *infoAccumulator) addUsage(u *Usage) {
-	if u == nil {
-		return
+// addCharge adds what the entry adds to the totals under Pi's rule (Charges).
+func (a *infoAccumulator) addCharge(t EntryType, s *infoSkim) {
+	var m *usageMessage
+	if s.Message != nil {
+		m = &s.Message.usageMessage
 	}
-	t := &a.info.Tokens
-	t.Input, t.Output, t.CacheRead, t.CacheWrite = t.Input+u.Input, t.Output+u.Output, t.CacheRead+u.CacheRead, t.CacheWrite+u.CacheWrite
-	t.TotalTokens += u.TotalTokens
-	if u.Cost != nil {
-		a.info.Cost += u.Cost.Total
+	if c, ok := chargeOf(t, &s.usageTop, m); ok {
+		a.info.Tokens.Add(c.Usage)
+		a.info.Cost += c.Usage.CostTotal()
 	}
 }
 

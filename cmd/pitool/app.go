@@ -83,6 +83,8 @@ func commands(e *env) []*cli.Command {
 		treeCommand(e),
 		infoCommand(e),
 		lsCommand(e),
+		searchCommand(e),
+		statsCommand(e),
 		validateCommand(e),
 		repairCommand(e),
 		compactCommand(e),

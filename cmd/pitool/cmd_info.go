@@ -21,7 +21,7 @@ func infoCommand(e *env) *cli.Command {
 		Description: `For each session prints what Pi's /resume list knows (id, name, cwd, created,
 modified, message count, first message, parent session) and what pitool adds:
 file size, entries, leaves, the context tokens at the active leaf, token and
-cost totals over every assistant message and usage entry, and the models used.
+cost totals as Pi's /session counts them (see pitool stats), and the models used.
 
 --json prints one JSON object per file, one per line.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file"}},

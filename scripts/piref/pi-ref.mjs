@@ -21,6 +21,7 @@ const commands = {
 	migrate: { usage: "FILE", about: "the entries after migration to v3 (v1 ids are random in Pi)", run: migrate },
 	tree: { usage: "FILE", about: "getTree() in display order: id, parentId, type, depth, label, children", run: tree },
 	info: { usage: "FILE", about: "the /resume row of the file (its path is a private copy's)", run: info },
+	usage: { usage: "FILE", about: "getUsageCostBreakdown: /session's cost and tokens by provider/model", run: usageBreakdown },
 	ls: { usage: "DIR", about: "the /resume list of a folder", run: ls },
 	clone: { usage: "FILE [--leaf ID]", about: "createBranchedSession: the lines of the new file", run: clone },
 	html: { usage: "FILE OUT.html", about: "Pi's own HTML export; prints the written path on stderr", run: html },
@@ -295,6 +296,11 @@ async function info(file) {
 		const [row] = await sessions.SessionManager.listAll(folder);
 		printJSON(row ?? null);
 	});
+}
+
+async function usageBreakdown(file) {
+	const { getUsageCostBreakdown } = await piAgent("core/usage-totals.js");
+	await withSessionManager(file, (manager) => printJSON(getUsageCostBreakdown(manager.getEntries())));
 }
 
 async function ls(folder) {

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/jsonl"
+	"github.com/pitool/pitool/search"
+	"github.com/urfave/cli/v2"
+)
+
+func searchCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "search",
+		Usage:     "find a pattern in what people and the model saw, across sessions",
+		ArgsUsage: "PATTERN [PATH…]",
+		Description: `Searches the decoded text of every entry: user and assistant text, thinking,
+tool-call arguments, tool results, bash commands and output, compaction and
+branch summaries, custom messages. A quote, a newline or a \u escape in the
+file never hides a match, as it does for grep or rg on the raw JSONL. PATH
+(files or folders, searched recursively; .gz and .zst too) defaults to Pi's
+sessions folder. Every branch is searched unless --branch active.
+
+Each match prints FILE:LINE:ID ROLE[ KIND][(TOOL)]: and the line of text
+around it, the match coloured on a terminal (NO_COLOR or --color never turns
+that off). ID works with --leaf and --at of the other commands. -l prints the
+files with a match, -c the number of matches of each, --json one object per
+match {file, line, id, role, kind, tool, timestamp, before, match, after}.
+
+The pattern is a literal unless -e makes it a Go (RE2) regexp; -i ignores
+case. --role takes user, assistant, toolResult, bashExecution, custom,
+branchSummary or compactionSummary (repeat it or join with commas); --tool
+NAME keeps the calls of that tool and their results. Exits 1 when nothing
+matches, as grep does.`,
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "regexp", Aliases: []string{"e"}, Usage: "PATTERN is a Go (RE2) regexp"},
+			&cli.BoolFlag{Name: "ignore-case", Aliases: []string{"i"}, Usage: "ignore case"},
+			&cli.StringSliceFlag{Name: "role", Usage: "only texts of `ROLE` (user, assistant, toolResult, bashExecution, custom, branchSummary, compactionSummary)"},
+			&cli.StringFlag{Name: "tool", Usage: "only the calls of tool `NAME` and their results"},
+			&cli.StringFlag{Name: "cwd", Usage: "only sessions whose cwd is `DIR` or lies under it"},
+			&cli.StringFlag{Name: "branch", Value: "all", Usage: "`WHICH` entries: all, or active (the path to the active leaf)"},
+			&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the files with a match"},
+			&cli.BoolFlag{Name: "count", Aliases: []string{"c"}, Usage: "print the number of matches of each file"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per match"},
+			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto, always, never"},
+		}, timeFlags...),
+		Action: func(c *cli.Context) error { return runSearch(c, e) },
+	}
+}
+
+// searchRoles are the roles --role takes.
+var searchRoles = []string{jsonl.RoleUser, jsonl.RoleAssistant, jsonl.RoleToolResult, jsonl.RoleBashExecution,
+	jsonl.RoleCustom, jsonl.RoleBranchSummary, jsonl.RoleCompactionSummary}
+
+func runSearch(c *cli.Context, e *env) error {
+	if c.NArg() == 0 {
+		return usagef("search takes a PATTERN")
+	}
+	m, err := search.Compile(c.Args().First(), c.Bool("regexp"), c.Bool("ignore-case"))
+	if err != nil {
+		return usagef("%s", err)
+	}
+	opts, err := searchOptions(c)
+	if err != nil {
+		return err
+	}
+	files, err := sessionPaths(e, c.Args().Tail())
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(e.stdout, 64<<10)
+	out := &searchOutput{e: e, w: w, json: c.Bool("json"), files: c.Bool("files-with-matches"), count: c.Bool("count")}
+	if out.color, err = useColor(c.String("color"), e.stdout); err != nil {
+		return err
+	}
+	err = search.Run(c.Context, m, opts, files, 0, out)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	if err == nil && out.matches == 0 {
+		return &findingsError{"no match"}
+	}
+	return err
+}
+
+// searchOptions reads the filters and output flags.
+func searchOptions(c *cli.Context) (search.Options, error) {
+	var o search.Options
+	var err error
+	if o.Since, o.Until, err = timeRange(c); err != nil {
+		return o, err
+	}
+	for _, v := range c.StringSlice("role") {
+		for _, r := range strings.Split(v, ",") {
+			if !contains(searchRoles, r) {
+				return o, usagef("--role: unknown role %q (want %s)", r, strings.Join(searchRoles, ", "))
+			}
+			if o.Roles == nil {
+				o.Roles = map[string]bool{}
+			}
+			o.Roles[r] = true
+		}
+	}
+	o.Tool = c.String("tool")
+	if cwd := c.String("cwd"); cwd != "" {
+		if o.Cwd, err = filepath.Abs(cwd); err != nil {
+			return o, err
+		}
+	}
+	switch c.String("branch") {
+	case "all":
+	case "active":
+		o.Active = true
+	default:
+		return o, usagef("--branch: %q is neither all nor active", c.String("branch"))
+	}
+	if c.Bool("files-with-matches") {
+		o.Limit = 1
+	}
+	o.CountOnly = c.Bool("count") || c.Bool("files-with-matches")
+	return o, nil
+}
+
+// useColor decides whether to colour: never with NO_COLOR set (no-color.org).
+func useColor(when string, w io.Writer) (bool, error) {
+	switch when {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		return os.Getenv("NO_COLOR") == "" && progress.IsTerminal(w), nil
+	}
+	return false, usagef("--color: %q is not auto, always or never", when)
+}
+
+// The colours of a match line, ripgrep's.
+const (
+	colorFile  = "\x1b[35m"
+	colorLine  = "\x1b[32m"
+	colorMatch = "\x1b[1;31m"
+	colorOff   = "\x1b[0m"
+)
+
+// searchOutput prints a search's results.
+type searchOutput struct {
+	e                  *env
+	w                  *bufio.Writer
+	json, files, count bool
+	color              bool
+	matches            int
+}
+
+// Match prints one match.
+func (o *searchOutput) Match(m search.Match) error {
+	o.matches++
+	if o.json {
+		return o.jsonLine(m)
+	}
+	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s\n", o.paint(colorFile, m.File), o.paint(colorLine, fmt.Sprint(m.Line)), m.ID,
+		matchLabel(m), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After))
+	return nil
+}
+
+// FileDone prints the file's line for -l and -c, and warns of a file that
+// could not be searched.
+func (o *searchOutput) FileDone(r search.FileResult) error {
+	if r.Err != nil {
+		o.e.warningf("%s", fileError(r.File, r.Err))
+		return nil
+	}
+	if r.Count == 0 || !(o.files || o.count) {
+		return nil
+	}
+	o.matches += r.Count
+	switch {
+	case o.json && o.count:
+		return o.jsonLine(struct {
+			File  string `json:"file"`
+			Count int    `json:"count"`
+		}{r.File, r.Count})
+	case o.json:
+		return o.jsonLine(struct {
+			File string `json:"file"`
+		}{r.File})
+	case o.count:
+		fmt.Fprintf(o.w, "%s:%d\n", o.paint(colorFile, r.File), r.Count)
+	default:
+		fmt.Fprintln(o.w, o.paint(colorFile, r.File))
+	}
+	return nil
+}
+
+func (o *searchOutput) jsonLine(v any) error {
+	b, err := marshalOutput(v)
+	if err != nil {
+		return err
+	}
+	o.w.Write(jsonl.ToValidUTF8(b))
+	return o.w.WriteByte('\n')
+}
+
+func (o *searchOutput) paint(color, s string) string {
+	if !o.color {
+		return s
+	}
+	return color + s + colorOff
+}
+
+// matchLabel is ROLE[ KIND][(TOOL)]: the kind when it says more than the role.
+func matchLabel(m search.Match) string {
+	label := m.Role
+	if m.Kind != search.KindText && m.Kind != m.Role {
+		label += " " + m.Kind
+	}
+	if m.Tool != "" {
+		label += "(" + m.Tool + ")"
+	}
+	return label
+}
+
+// printable shows control characters as symbols, so that a snippet stays
+// on its line and cannot drive the terminal: a newline is ⏎, a tab a space.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n':
+			return '⏎'
+		case r == '\t':
+			return ' '
+		case r < 0x20:
+			return 0x2400 + r
+		case r == 0x7f:
+			return '␡'
+		case r >= 0x80 && r < 0xa0:
+			return '�'
+		}
+		return r
+	}, s)
+}

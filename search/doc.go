@@ -1,0 +1,16 @@
+// Package search finds a pattern in what people and the model saw in Pi
+// sessions, with no index of its own: user and assistant text, thinking,
+// tool-call arguments, tool results, bash commands and their output,
+// compaction and branch summaries, and custom messages.
+//
+// Matching is on decoded text: a quote, a newline or a \u escape in the file
+// never hides a match, as it does for grep or rg on the raw JSONL. A file is
+// read line by line, in bounded memory, and a byte prefilter on each raw line
+// (Matcher.Candidate) passes only the lines that may hold a match to the
+// decoder (jsonl's Reader and string decoder). The prefilter never drops a
+// line that holds a match: see Matcher for why, and TestPrefilterKeepsMatches
+// for the property.
+//
+// Run searches many files in parallel and hands each file's matches over in
+// the order the files were given.
+package search

@@ -1,0 +1,299 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/pitool/pitool/jsonl"
+)
+
+// Filter says which texts a search looks at; its zero value looks at all.
+type Filter struct {
+	Roles  map[string]bool // the roles (Match.Role) to search; nil: all
+	Tool   string          // only tool calls and tool results of this tool
+	Since  time.Time       // only entries at or after this time
+	Until  time.Time       // only entries before this time
+	Cwd    string          // only sessions whose cwd is this folder or lies under it
+	Active bool            // only entries on the path to the active leaf
+}
+
+// Options are what a search does besides matching.
+type Options struct {
+	Filter
+	// Limit stops a file's search after this many matches (-l takes 1);
+	// 0: no limit.
+	Limit int
+	// CountOnly counts matches without building them (-c).
+	CountOnly bool
+}
+
+// Match is one match of the pattern in one text of an entry.
+type Match struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"` // the entry's line in the file
+	ID        string `json:"id"`   // the entry's id, for --leaf and --at
+	Role      string `json:"role"`
+	Kind      string `json:"kind"`
+	Tool      string `json:"tool,omitempty"`
+	Timestamp string `json:"timestamp,omitempty"`
+	Before    string `json:"before"` // the text before the match on its line, clipped
+	Text      string `json:"match"`  // the match, clipped in the middle when long
+	After     string `json:"after"`  // the text after the match on its line, clipped
+}
+
+// SnippetRunes is how many characters of context a snippet keeps on each
+// side of a match, and half of how many of a long match it keeps.
+const SnippetRunes = 60
+
+// fileSearch is the search of one file.
+type fileSearch struct {
+	m      *Matcher
+	opts   *Options
+	name   string
+	emit   func(Match) error
+	count  int
+	active map[int]bool   // lines on the active path, with Filter.Active
+	ids    map[int]string // line → id, for entries written without one (v1)
+	judged bool           // the header line has been read
+	derive bool           // a v1 session: ids are the index's, derived
+	reader jsonl.Reader
+	fields jsonl.Fields
+	buf    []byte
+}
+
+// errStop ends a file's search early (its Limit is reached).
+var errStop = errors.New("limit reached")
+
+// searchFile searches one file, calling emit for each match (unless
+// CountOnly), and returns how many it found.
+func searchFile(ctx context.Context, m *Matcher, opts *Options, name string, emit func(Match) error) (int, error) {
+	s := &fileSearch{m: m, opts: opts, name: name, emit: emit}
+	if opts.Active {
+		if err := s.loadActive(); err != nil {
+			return 0, err
+		}
+	}
+	src, err := jsonl.Open(name, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer src.Close()
+	if err := src.CheckSession(); err != nil {
+		return 0, err
+	}
+	sc := jsonl.NewScanner(src.Reader(), name)
+	for n := 0; sc.Scan(); n++ {
+		if n&1023 == 0 && ctx.Err() != nil {
+			return s.count, ctx.Err()
+		}
+		err := s.line(sc.Line())
+		if errors.Is(err, errStop) {
+			return s.count, nil
+		}
+		if err != nil {
+			return s.count, err
+		}
+	}
+	return s.count, sc.Err()
+}
+
+// loadActive indexes the file and notes the lines of the active path.
+func (s *fileSearch) loadActive() error {
+	ix, closeFn, err := jsonl.IndexFile(s.name, nil)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	s.active = map[int]bool{}
+	if ix.Len() == 0 {
+		return nil
+	}
+	path, err := ix.Path(ix.ActiveLeaf())
+	if err != nil {
+		return err
+	}
+	for _, i := range path {
+		s.active[ix.LineNum(i)] = true
+	}
+	return nil
+}
+
+// line searches one line.
+func (s *fileSearch) line(l jsonl.Line) error {
+	if len(l.Bytes) == 0 {
+		return nil
+	}
+	if !s.judged {
+		s.judged = true
+		if err := s.header(l); err != nil {
+			return err
+		}
+	}
+	if !s.m.Candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
+		return nil
+	}
+	if !s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &s.fields).OK() || !s.inTime() {
+		return nil
+	}
+	var err error
+	entryTexts(l.Bytes, &s.fields, func(t text) bool {
+		err = s.text(l, t)
+		return err == nil
+	})
+	return err
+}
+
+// header reads the first line that is not blank, the session header: a v1
+// session's entries take the ids the index derives, and the cwd filter may
+// leave the file out (errStop).
+func (s *fileSearch) header(l jsonl.Line) error {
+	var f jsonl.Fields
+	s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &f)
+	isHeader := jsonl.EntryTypeOf(f.Type) == jsonl.TypeSession
+	s.derive = isHeader && jsonl.SessionVersion(f.Version) == 1
+	if s.opts.Cwd == "" {
+		return nil
+	}
+	var h struct {
+		Cwd string `json:"cwd"`
+	}
+	jsonl.Unmarshal(l.Bytes, &h)
+	if !isHeader || !within(h.Cwd, s.opts.Cwd) {
+		return errStop
+	}
+	return nil
+}
+
+// within reports whether dir is folder or lies under it.
+func within(dir, folder string) bool {
+	rel, err := filepath.Rel(folder, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && dir != "" && filepath.IsAbs(dir) == filepath.IsAbs(folder)
+}
+
+// inTime applies the since and until filters to the entry read.
+func (s *fileSearch) inTime() bool {
+	if s.opts.Since.IsZero() && s.opts.Until.IsZero() {
+		return true
+	}
+	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
+	t, ok := jsonl.ParseTimestamp(ts)
+	return ok && !t.Before(s.opts.Since) && (s.opts.Until.IsZero() || t.Before(s.opts.Until))
+}
+
+// text searches one text of an entry.
+func (s *fileSearch) text(l jsonl.Line, t text) error {
+	f := &s.opts.Filter
+	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
+		return nil
+	}
+	var ok bool
+	if s.buf, ok = jsonl.AppendDecodedString(s.buf[:0], t.raw); !ok && len(s.buf) == 0 {
+		return nil
+	}
+	var err error
+	s.m.each(s.buf, func(start, end int) bool {
+		s.count++
+		if !s.opts.CountOnly {
+			err = s.emit(s.match(l, t, start, end))
+		}
+		if err == nil && s.opts.Limit > 0 && s.count >= s.opts.Limit {
+			err = errStop
+		}
+		return err == nil
+	})
+	return err
+}
+
+// match builds the Match of s.buf[start:end].
+func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
+	id, _ := jsonl.DecodeString(s.fields.ID)
+	if s.derive || s.fields.ID == nil {
+		id = s.derivedID(l.Num)
+	}
+	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
+	lineStart := lastIndexByte(s.buf[:start], '\n') + 1
+	lineEnd := end + indexByteOr(s.buf[end:], '\n', len(s.buf)-end)
+	return Match{File: s.name, Line: l.Num, ID: id, Role: t.role, Kind: t.kind, Tool: t.tool, Timestamp: ts,
+		Before: clipLeft(s.buf[lineStart:start]), Text: clipMiddle(s.buf[start:end]), After: clipRight(s.buf[end:lineEnd])}
+}
+
+// derivedID is the id the index gives an entry of a v1 session, or one
+// written without an id, so that it works with --leaf and --at.
+func (s *fileSearch) derivedID(line int) string {
+	if s.ids == nil {
+		s.ids = map[int]string{}
+		if ix, closeFn, err := jsonl.IndexFile(s.name, nil); err == nil {
+			for i := 0; i < ix.Len(); i++ {
+				s.ids[ix.LineNum(i)] = ix.ID(i)
+			}
+			closeFn()
+		}
+	}
+	return s.ids[line]
+}
+
+func lastIndexByte(b []byte, c byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+func indexByteOr(b []byte, c byte, or int) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return or
+}
+
+// clipLeft keeps the last SnippetRunes characters of b.
+func clipLeft(b []byte) string {
+	if utf8.RuneCount(b) <= SnippetRunes {
+		return string(b)
+	}
+	return "…" + string(b[len(b)-runeTail(b, SnippetRunes):])
+}
+
+// runeTail is how many bytes the last n characters of b take.
+func runeTail(b []byte, n int) int {
+	i := len(b)
+	for ; n > 0 && i > 0; n-- {
+		_, size := utf8.DecodeLastRune(b[:i])
+		i -= size
+	}
+	return len(b) - i
+}
+
+// runeHead is how many bytes the first n characters of b take.
+func runeHead(b []byte, n int) int {
+	i := 0
+	for ; n > 0 && i < len(b); n-- {
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return i
+}
+
+// clipRight keeps the first SnippetRunes characters of b.
+func clipRight(b []byte) string {
+	if utf8.RuneCount(b) <= SnippetRunes {
+		return string(b)
+	}
+	return string(b[:runeHead(b, SnippetRunes)]) + "…"
+}
+
+// clipMiddle keeps the first and last SnippetRunes characters of b.
+func clipMiddle(b []byte) string {
+	if utf8.RuneCount(b) <= 2*SnippetRunes {
+		return string(b)
+	}
+	return string(b[:runeHead(b, SnippetRunes)]) + "…" + string(b[len(b)-runeTail(b, SnippetRunes):])
+}

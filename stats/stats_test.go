@@ -1,0 +1,96 @@
+package stats
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// corpusFiles are the repository's corpus sessions, damaged ones included.
+func corpusFiles(t *testing.T) []string {
+	files, err := sessionfiles.Expand([]string{filepath.Join("..", "testdata", "corpus")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	if len(paths) < 10 {
+		t.Fatalf("only %d corpus files", len(paths))
+	}
+	return paths
+}
+
+// TestTotalsAgreeWithInfo: stats --by session gives each session the tokens
+// and cost pitool info gives it, and the total is their sum.
+func TestTotalsAgreeWithInfo(t *testing.T) {
+	files := corpusFiles(t)
+	rep, failed := Collect(context.Background(), files, Options{By: BySession})
+	bySession := map[string]Row{}
+	for _, r := range rep.Rows {
+		bySession[r.Key] = r
+	}
+	unreadable := map[string]bool{}
+	for _, f := range failed {
+		unreadable[f.File] = true
+	}
+	var sum Row
+	for _, f := range files {
+		ix, closeFn, err := jsonl.IndexFile(f, nil)
+		if err != nil {
+			if !unreadable[f] {
+				t.Errorf("%s: info fails (%v) but stats read it", f, err)
+			}
+			continue
+		}
+		st, _ := os.Stat(f)
+		info, err := ix.Info(f, st.ModTime())
+		closeFn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := bySession[f]
+		want := info.Tokens
+		if got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite || got.Cost != info.Cost {
+			t.Errorf("%s: stats %+v, info %+v $%v", f, got, want, info.Cost)
+		}
+		sum.Input += want.Input
+		sum.Output += want.Output
+		sum.CacheRead += want.CacheRead
+		sum.CacheWrite += want.CacheWrite
+	}
+	if sum.Input == 0 || sum.Output == 0 {
+		t.Fatal("the corpus bills nothing: the test proves nothing")
+	}
+	tot := rep.Total
+	if tot.Input != sum.Input || tot.Output != sum.Output || tot.CacheRead != sum.CacheRead || tot.CacheWrite != sum.CacheWrite {
+		t.Errorf("total %+v, sum of info %+v", tot, sum)
+	}
+}
+
+// TestEveryGroupingSumsToTheTotal: whatever the grouping, the rows add up
+// to the same total.
+func TestEveryGroupingSumsToTheTotal(t *testing.T) {
+	files := corpusFiles(t)
+	var first *Row
+	for _, by := range Groupings {
+		rep, _ := Collect(context.Background(), files, Options{By: by, Workers: 2})
+		var sum Row
+		for i := range rep.Rows {
+			sum.merge(&rep.Rows[i])
+		}
+		if sum.TotalTokens != rep.Total.TotalTokens || sum.Entries != rep.Total.Entries {
+			t.Errorf("--by %s: rows sum to %v tokens in %d entries, total %v in %d", by, sum.TotalTokens, sum.Entries, rep.Total.TotalTokens, rep.Total.Entries)
+		}
+		if first == nil {
+			first = &rep.Total
+		} else if rep.Total.TotalTokens != first.TotalTokens || rep.Total.Sessions != first.Sessions {
+			t.Errorf("--by %s: total %+v, --by %s gave %+v", by, rep.Total, Groupings[0], *first)
+		}
+	}
+}
