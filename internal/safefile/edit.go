@@ -19,6 +19,11 @@ var LineWait = 2 * time.Second
 // old file at that moment.
 var afterInstall = func() {}
 
+// syncRounds bounds how many times carryAndSync syncs again what was
+// appended during the previous sync: a file that never stops growing is
+// not refused for it, its last lines are carried after the rename.
+const syncRounds = 3
+
 // afterSync runs right after each sync of the temporary file; tests use it
 // to append to the old file while the new one is synced.
 var afterSync = func() {}
@@ -165,22 +170,19 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 // the last entry, and resuming would take the older one's branch.
 func (e *Edit) carryAndSync(t *temp, basis int64, carry func(io.Writer, []byte) error) (int64, error) {
 	end, err := e.carryUntilStable(t.w, basis, carry)
-	for range maxRechecks {
-		if err != nil {
-			return 0, err
-		}
+	for round := 0; err == nil; round++ {
 		if err = t.sync(); err != nil {
-			return 0, err
+			break
 		}
 		afterSync()
+		if round == syncRounds {
+			return end, nil // what comes during this last sync is carryLate's
+		}
 		var again int64
 		if again, err = e.carryUntilStable(t.w, end, carry); err == nil && again == end {
 			return end, nil
 		}
 		end = again
-	}
-	if err == nil {
-		err = fmt.Errorf("%s: keeps growing; try again when it is idle: %w", e.Path, ErrChanged)
 	}
 	return 0, err
 }
