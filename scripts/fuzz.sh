@@ -34,8 +34,8 @@ while read -r pkg name; do
     -parallel "$parallel" "$pkg" >"$log" 2>&1; then
     result=ok
   elif grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
-    # go test's own flake: the time ran out while it waited on a worker
-    #; no input failed.
+    # go test's own flake: the time ran out while it waited on a worker;
+    # no input failed.
     result=ok*
   else
     result=FAIL
