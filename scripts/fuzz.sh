@@ -33,6 +33,10 @@ while read -r pkg name; do
   if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" \
     -parallel "$parallel" "$pkg" >"$log" 2>&1; then
     result=ok
+  elif grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
+    # go test's own flake: the time ran out while it waited on a worker;
+    # no input failed.
+    result=ok*
   else
     result=FAIL
     failed=1
@@ -44,6 +48,7 @@ while read -r pkg name; do
 done < <(targets)
 
 printf '%s\n' "${summary[@]}"
+echo "(ok*: the run ended in go test's \"context deadline exceeded\", with no failing input)"
 if [ ${#summary[@]} -eq 0 ]; then
   echo "fuzz: no target matches $pattern" >&2
   exit 1
