@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -157,6 +158,15 @@ func (t *idTable) find(id string, h uint64) (int, bool) {
 		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == id {
 			return slot, true
 		}
+	}
+}
+
+// reserve makes room for n entries in all: their refs, and slots enough
+// that placing them never grows the table.
+func (t *idTable) reserve(n int) {
+	t.refs = slices.Grow(t.refs, n-len(t.refs))
+	for maxLoadDen*n > maxLoadNum*len(t.slots) {
+		t.grow()
 	}
 }
 
