@@ -28,6 +28,7 @@ type measured struct {
 	Stderr string
 	RSSKB  int64
 	Took   time.Duration
+	CPU    time.Duration // user and system time of the child
 }
 
 // launchEnv carries, to the launcher, the arguments of the pitool run to
@@ -78,7 +79,7 @@ func TestMeasureLauncher(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := measured{Code: cmd.ProcessState.ExitCode(), Stderr: stderr.String(), Took: time.Since(start),
-		RSSKB: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+		RSSKB: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	enc, _ := json.Marshal(m)
 	fmt.Printf("MEASURED %s\n", enc)
 }
