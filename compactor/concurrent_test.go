@@ -81,7 +81,7 @@ func TestCancelledBeforeWriteLeavesFile(t *testing.T) {
 func TestExtractiveSummaryFormat(t *testing.T) {
 	file := filepath.Join(corpus, "v3", "agent-run.jsonl")
 	opts := fixedOptions("x", time.Now(), Extractive{})
-	opts.Plan, opts.KeepRecentTokens = true, 500
+	opts.Plan, opts.Messages, opts.KeepRecentTokens = true, true, 500
 	out := CompactFile(context.Background(), file, opts)
 	if out.Prep == nil {
 		t.Fatalf("no preparation: %s", out.Reason)

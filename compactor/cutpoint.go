@@ -24,114 +24,124 @@ func isTurnStartMessage(m jsonl.Object) bool {
 	return !isRole(m, jsonl.AssistantRole) && isCutPointMessage(m)
 }
 
-func anyMessage(msgs []jsonl.Object, pred func(jsonl.Object) bool) bool {
-	for _, m := range msgs {
-		if pred(m) {
-			return true
-		}
-	}
-	return false
-}
-
-// isProjectedTurnStart is Pi's isProjectedTurnStart.
-func isProjectedTurnStart(e jsonl.ProjectedEntry) bool {
-	return e.Entry.Type != jsonl.TypeCompaction && anyMessage(e.Messages, isTurnStartMessage)
-}
-
-func findProjectedTurnStart(entries []jsonl.ProjectedEntry, from, start int) int {
+// findTurnStart is Pi's findProjectedTurnStart: the nearest entry at or
+// before from, down to start, that starts a turn; -1 when none.
+func (p *projection) findTurnStart(from, start int) int {
 	for i := from; i >= start; i-- {
-		if isProjectedTurnStart(entries[i]) {
+		if p.entries[i].flags&turnStart != 0 {
 			return i
 		}
 	}
 	return -1
 }
 
-func entryTokens(e jsonl.ProjectedEntry) int {
-	n := 0
-	for _, m := range e.Messages {
-		n += jsonl.EstimateTokens(m)
+// findCutPoint is Pi's findProjectedCutPoint: walk back from the newest entry
+// until keepRecent tokens are kept, cut at the nearest valid cut point at or
+// after that entry, apply the recovery-omission rule, then pull in adjacent
+// context-invisible entries.
+func (p *projection) findCutPoint(start, end, keepRecent int) (cutPoint, error) {
+	first := p.nextCut(start, end)
+	if first == end {
+		return cutPoint{firstKept: start, turnStart: -1}, nil
 	}
-	return n
-}
-
-// findProjectedCutPoint is Pi's findProjectedCutPoint: walk back from the
-// newest entry until keepRecent tokens are kept, cut at the nearest valid cut
-// point at or after that entry, apply the recovery-omission rule, then pull in
-// adjacent context-invisible entries.
-func findProjectedCutPoint(entries []jsonl.ProjectedEntry, start, end, keepRecent int) cutPoint {
-	var cuts []int
-	for i := start; i < end; i++ {
-		if entries[i].Entry.Type != jsonl.TypeCompaction && anyMessage(entries[i].Messages, isCutPointMessage) {
-			cuts = append(cuts, i)
+	cut, exceeded := p.budgetCut(first, start, end, keepRecent)
+	if exceeded {
+		omitted, err := p.isRecoveryOmissionSuffix(cut+1, end)
+		if err != nil {
+			return cutPoint{}, err
+		}
+		if omitted {
+			cut++
 		}
 	}
-	if len(cuts) == 0 {
-		return cutPoint{firstKept: start, turnStart: -1}
-	}
-	cut, exceeded := budgetCut(entries, cuts, start, end, keepRecent)
-	if exceeded && isRecoveryOmissionSuffix(entries[cut+1:end]) {
-		cut++
-	}
 	for cut > start {
-		prev := entries[cut-1]
-		if prev.Entry.Type == jsonl.TypeCompaction || len(prev.Messages) > 0 {
+		prev := p.entries[cut-1]
+		if prev.typ == jsonl.TypeCompaction || prev.flags&hasMessages != 0 {
 			break
 		}
 		cut--
 	}
-	if isProjectedTurnStart(entries[cut]) {
-		return cutPoint{firstKept: cut, turnStart: -1}
+	if p.entries[cut].flags&turnStart != 0 {
+		return cutPoint{firstKept: cut, turnStart: -1}, nil
 	}
-	ts := findProjectedTurnStart(entries, cut, start)
-	return cutPoint{firstKept: cut, turnStart: ts, isSplitTurn: ts != -1}
+	ts := p.findTurnStart(cut, start)
+	return cutPoint{firstKept: cut, turnStart: ts, isSplitTurn: ts != -1}, nil
+}
+
+// nextCut is the first valid cut point in [from, end), end when none.
+func (p *projection) nextCut(from, end int) int {
+	for i := from; i < end; i++ {
+		if p.entries[i].flags&canCut != 0 {
+			return i
+		}
+	}
+	return end
+}
+
+// lastCut is the last valid cut point in [first, end); first is one.
+func (p *projection) lastCut(first, end int) int {
+	for i := end - 1; i > first; i-- {
+		if p.entries[i].flags&canCut != 0 {
+			return i
+		}
+	}
+	return first
 }
 
 // budgetCut walks back accumulating estimated tokens and returns the first
-// valid cut point at or after the entry that reaches keepRecent.
-func budgetCut(entries []jsonl.ProjectedEntry, cuts []int, start, end, keepRecent int) (int, bool) {
+// valid cut point at or after the entry that reaches keepRecent; first is the
+// first cut point of [start, end).
+func (p *projection) budgetCut(first, start, end, keepRecent int) (int, bool) {
 	acc := 0
 	for i := end - 1; i >= start; i-- {
-		n := entryTokens(entries[i])
+		n := int(p.entries[i].tokens)
 		if n == 0 {
 			continue
 		}
 		if acc += n; acc >= keepRecent {
-			for _, c := range cuts {
-				if c >= i {
-					return c, true
-				}
+			if c := p.nextCut(max(i, first), end); c < end {
+				return c, true
 			}
-			return cuts[len(cuts)-1], true
+			return p.lastCut(first, end), true
 		}
 	}
-	return cuts[0], false
+	return first, false
 }
 
 // isRecoveryOmissionSuffix is Pi's rule for a recovery attempt and its
-// omission edits after the cut: a closed suffix of omitted or invisible
-// entries holding an omitted assistant attempt, with no replacement edit of
-// anything outside it.
-func isRecoveryOmissionSuffix(suffix []jsonl.ProjectedEntry) bool {
+// omission edits after the cut, the entries [from, end): a closed suffix of
+// omitted or invisible entries holding an omitted assistant attempt, with no
+// replacement edit of anything outside it. The entries are decoded again.
+func (p *projection) isRecoveryOmissionSuffix(from, end int) (bool, error) {
 	omitted := map[string]bool{}
 	hasOmittedAssistant := false
-	for _, e := range suffix {
-		visible := intrinsicallyVisible(e.Entry)
-		if e.Entry.Type == jsonl.TypeCompaction || (visible && len(e.Messages) > 0) {
-			return false
+	var edits []*jsonl.Entry
+	for k := from; k < end; k++ {
+		if p.entries[k].typ == jsonl.TypeCompaction {
+			return false, nil
+		}
+		e, err := p.entry(k)
+		if err != nil {
+			return false, err
+		}
+		visible := intrinsicallyVisible(e)
+		if visible && p.entries[k].flags&hasMessages != 0 {
+			return false, nil
 		}
 		if visible {
-			omitted[e.Entry.ID] = true
-			hasOmittedAssistant = hasOmittedAssistant || isAssistantEntry(e.Entry)
+			omitted[e.ID] = true
+			hasOmittedAssistant = hasOmittedAssistant || isAssistantEntry(e)
+		}
+		if e.Type == jsonl.TypeContextEdit {
+			edits = append(edits, e)
 		}
 	}
-	for _, e := range suffix {
-		if e.Entry.Type == jsonl.TypeContextEdit && !jsonl.IsNull(orUndefined(e.Entry.Obj.Get("replacement"))) &&
-			!omitted[e.Entry.Ref()] {
-			return false
+	for _, e := range edits {
+		if !jsonl.IsNull(orUndefined(e.Obj.Get("replacement"))) && !omitted[e.Ref()] {
+			return false, nil
 		}
 	}
-	return hasOmittedAssistant
+	return hasOmittedAssistant, nil
 }
 
 // orUndefined maps an absent value to a non-null marker: in Pi an absent

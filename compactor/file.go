@@ -27,6 +27,11 @@ type Options struct {
 	Summarizer    Summarizer
 	Now           func() time.Time // the entry's time; time.Now when nil
 	Stdin         io.Reader        // read for the file "-" (plan only)
+	// Messages keeps, in a plan, the messages to summarize (what --json
+	// prints); without it a plan holds their counts only, and a session of
+	// millions of entries costs a few words per entry. Compaction always
+	// decodes them.
+	Messages bool
 	// NewID picks the entry's id; Pi's generateId (jsonl.GenerateID) when nil.
 	NewID func(taken func(string) bool) string
 }
@@ -61,7 +66,7 @@ type Outcome struct {
 }
 
 // session is a file read for compaction: its index, the path to the leaf,
-// and the projection of the selected entries (only those are decoded).
+// and what the rules read of the selected entries (see projection).
 type session struct {
 	stamp safefile.Stamp
 	ix    *jsonl.Index
@@ -69,7 +74,7 @@ type session struct {
 	src   *jsonl.Source // open until the decisions are made, closed before writing
 	leaf  int           // the entry compacted at, jsonl.None in an empty file
 	path  []PathEntry
-	proj  *jsonl.Projection
+	proj  *projection
 }
 
 // CompactFile decides whether file is due, prepares the compaction and, unless
@@ -92,13 +97,20 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		return out.fail(err)
 	}
 	defer s.close()
-	out.TokensBefore = ProjectedTokens(s.proj, s.path)
+	if out.TokensBefore, err = s.proj.contextTokens(s.path); err != nil {
+		return out.fail(err)
+	}
 	window := opts.ContextWindow
 	if window <= 0 {
 		window = DefaultContextWindow
 	}
 	out.Due = opts.Force || opts.Settings.Due(out.TokensBefore, window)
-	out.Prep = PrepareProjection(s.proj, s.path, out.TokensBefore, opts.Settings)
+	if out.Prep, err = s.proj.prepare(s.path, out.TokensBefore, opts.Settings); err == nil && out.Prep != nil && (opts.Messages || out.Due && !opts.Plan) {
+		err = out.Prep.loadMessages()
+	}
+	if err != nil {
+		return out.fail(err)
+	}
 	switch {
 	case !out.Due:
 		return out.with(NotDue, fmt.Sprintf("%d tokens, compaction starts above %d", out.TokensBefore, window-opts.ReserveTokens))
@@ -175,7 +187,7 @@ func (s *session) close() {
 // load selects and projects the context at the leaf with jsonl's streaming
 // pipeline, decoding only the selected entries.
 func (s *session) load(leafID string) error {
-	s.proj, s.leaf = &jsonl.Projection{}, jsonl.None
+	s.proj, s.leaf = &projection{}, jsonl.None
 	if s.ix.Len() == 0 {
 		return nil
 	}
@@ -191,9 +203,9 @@ func (s *session) load(leafID string) error {
 	for _, i := range sel.Path {
 		s.path = append(s.path, PathEntry{ID: s.ix.ID(i), Type: s.ix.Type(i)})
 	}
-	return s.ix.Stream(sel, func(e jsonl.ProjectedEntry) error {
-		s.proj.Entries = append(s.proj.Entries, e)
-		s.proj.Messages = append(s.proj.Messages, e.Messages...)
+	s.proj.again = func(k int) (jsonl.ProjectedEntry, error) { return s.ix.ProjectAt(sel, int(s.proj.entries[k].at)) }
+	return s.ix.StreamAt(sel, func(k int, e jsonl.ProjectedEntry) error {
+		s.proj.add(k, e)
 		return nil
 	})
 }
@@ -227,7 +239,7 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 		return o.fail(err)
 	}
 	o.EntryID, o.Elapsed = entry.String("id"), res.Elapsed
-	o.TokensAfter, o.KeptEntries = after(s.proj, res.FirstKeptEntryID, entry)
+	o.TokensAfter, o.KeptEntries = after(s.proj, o.Prep.firstKept, entry)
 	return o.with(Compacted, "")
 }
 
@@ -270,29 +282,16 @@ func framingProblem(file string, size int64) string {
 }
 
 // after estimates the context once entry is appended, as Pi would build it:
-// the entry's checkpoint and summary, then the entries kept from firstKept on
-// (system messages dropped). It returns the tokens and the entries kept.
-func after(proj *jsonl.Projection, firstKept string, entry jsonl.Object) (tokens, kept int) {
+// the entry's checkpoint and summary, then the entries kept from the
+// projected entry firstKept on (system messages dropped). It returns the
+// tokens and the entries kept.
+func after(proj *projection, firstKept int, entry jsonl.Object) (tokens, kept int) {
 	e := &jsonl.Entry{Obj: entry, Type: jsonl.TypeCompaction, ID: entry.String("id"), Parent: jsonl.None}
 	msgs, err := jsonl.EntryMessages(e)
 	if err != nil {
 		return 0, 0
 	}
-	from := len(proj.Entries)
-	for k, pe := range proj.Entries {
-		if pe.Entry.ID == firstKept {
-			from = k
-			break
-		}
-	}
-	for _, pe := range proj.Entries[from:] {
-		kept++
-		for _, m := range pe.Messages {
-			if !isRole(m, jsonl.SystemRole) {
-				msgs = append(msgs, m)
-			}
-		}
-	}
+	tokens, kept = proj.keptTokens(firstKept)
 	for _, m := range msgs {
 		tokens += jsonl.EstimateTokens(m)
 	}

@@ -23,13 +23,14 @@ func (p *Preparation) PlanFields() jsonl.Object {
 	if prev == nil {
 		prev = jsonl.RawMessage("null")
 	}
+	history, prefix := p.MessageCounts()
 	return jsonl.ObjectOf(
 		jsonl.RefFirstKept.String(), jsonl.QuoteString(p.FirstKeptEntryID),
 		"isSplitTurn", boolJSON(p.IsSplitTurn),
 		"tokensBefore", jsonl.AppendInt(nil, int64(p.TokensBefore)),
 		"previousSummary", prev,
-		"messagesToSummarize", jsonl.AppendInt(nil, int64(len(p.MessagesToSummarize))),
-		"turnPrefixMessages", jsonl.AppendInt(nil, int64(len(p.TurnPrefixMessages))),
+		"messagesToSummarize", jsonl.AppendInt(nil, int64(history)),
+		"turnPrefixMessages", jsonl.AppendInt(nil, int64(prefix)),
 		"summarizeText", jsonl.QuoteString(p.SummarizeText()),
 		"turnPrefixText", jsonl.QuoteString(p.TurnPrefixText()),
 		"files", p.Files().AppendJSON(nil),

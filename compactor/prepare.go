@@ -33,6 +33,12 @@ type Preparation struct {
 
 	previous *jsonl.Entry // the previous compaction, whose file lists carry over
 	files    *FileLists   // computed on first use
+
+	// Until loadMessages: the projection, and the ranges of its entries that
+	// the history and the turn prefix summarize.
+	source          *projection
+	history, prefix [2]int
+	firstKept       int // the projected entry the compaction keeps from
 }
 
 // Files is Pi's extractFileOperations and computeFileLists: the files read and
@@ -76,131 +82,86 @@ func PathOf(path []*jsonl.Entry) []PathEntry {
 // nil (and no error) when there is nothing to compact: the leaf is already a
 // compaction, or no message precedes the cut.
 func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
-	proj, err := jsonl.Project(path)
+	full, err := jsonl.Project(path)
 	if err != nil {
 		return nil, err
 	}
-	pe := PathOf(path)
-	return PrepareProjection(proj, pe, ProjectedTokens(proj, pe), s), nil
+	proj, pe := projectionOf(full), PathOf(path)
+	tokens, err := proj.contextTokens(pe)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := proj.prepare(pe, tokens, s)
+	if prep != nil && err == nil {
+		err = prep.loadMessages()
+	}
+	return prep, err
 }
 
-// ProjectedTokens is Pi's estimateProjectedContextTokens of a path's
-// projection: the last trusted assistant usage plus estimates of the messages
-// after it, unless a context edit or compaction came after that usage.
-func ProjectedTokens(proj *jsonl.Projection, path []PathEntry) int {
-	if idx, usage := lastUsage(proj.Messages); idx >= 0 && usageStillValid(proj, path, idx) {
-		for _, m := range proj.Messages[idx+1:] {
-			usage += jsonl.EstimateTokens(m)
-		}
-		return usage
-	}
-	tokens := 0
-	if sys, ok := CurrentSystemMessage(proj.Messages); ok {
-		tokens = jsonl.EstimateTokens(sys)
-	}
-	for _, m := range proj.Messages {
-		if !isRole(m, jsonl.SystemRole) {
-			tokens += jsonl.EstimateTokens(m)
-		}
-	}
-	return tokens
-}
-
-// usageStillValid reports whether the entry holding the last usage comes after
-// the latest context edit or compaction of the path.
-func usageStillValid(proj *jsonl.Projection, path []PathEntry, usageIndex int) bool {
-	usageID, k := "", 0
-	for _, e := range proj.Entries {
-		if next := k + len(e.Messages); usageIndex < next {
-			usageID = e.Entry.ID
-			break
-		} else {
-			k = next
-		}
-	}
-	usageAt, invalidAt := -1, -1
-	for i, e := range path {
-		if usageAt < 0 && usageID != "" && e.ID == usageID {
-			usageAt = i
-		}
-		if e.Type == jsonl.TypeContextEdit || e.Type == jsonl.TypeCompaction {
-			invalidAt = i
-		}
-	}
-	return usageAt > invalidAt
-}
-
-// lastUsage finds the last assistant message whose usage Pi trusts (Pi's
-// getLastAssistantUsageInfo), scanning back from the end: -1 when none.
-func lastUsage(msgs []jsonl.Object) (index, tokens int) {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if !isRole(msgs[i], jsonl.AssistantRole) {
-			continue
-		}
-		if n, ok := jsonl.AssistantUsageTokens(msgs[i]); ok {
-			return i, n
-		}
-	}
-	return -1, 0
-}
-
-// PrepareProjection is Prepare on a projected path whose context tokens
-// (ProjectedTokens) are known.
-func PrepareProjection(proj *jsonl.Projection, path []PathEntry, tokens int, s Settings) *Preparation {
+// prepare is Prepare on a projection whose context tokens (contextTokens)
+// are known. The preparation counts the messages to summarize; loadMessages
+// decodes them.
+func (p *projection) prepare(path []PathEntry, tokens int, s Settings) (*Preparation, error) {
 	if len(path) == 0 || path[len(path)-1].Type == jsonl.TypeCompaction {
-		return nil
+		return nil, nil
 	}
-	entries := proj.Entries
 	prev, start := -1, 0
-	for i, e := range entries {
-		if e.Entry.Type == jsonl.TypeCompaction && len(e.Messages) > 0 {
+	for i, e := range p.entries {
+		if e.typ == jsonl.TypeCompaction && e.flags&hasMessages != 0 {
 			prev, start = i, i+1
 			break
 		}
 	}
-	cut := findProjectedCutPoint(entries, start, len(entries), s.KeepRecentTokens)
-	if cut.firstKept >= len(entries) || entries[cut.firstKept].Entry.ID == "" {
-		return nil
+	cut, err := p.findCutPoint(start, len(p.entries), s.KeepRecentTokens)
+	if err != nil || cut.firstKept >= len(p.entries) {
+		return nil, err
 	}
-	historyEnd := cut.firstKept
+	first, err := p.entry(cut.firstKept)
+	if err != nil || first.ID == "" {
+		return nil, err
+	}
+	prep := &Preparation{FirstKeptEntryID: first.ID, IsSplitTurn: cut.isSplitTurn, TokensBefore: tokens,
+		history: [2]int{start, cut.firstKept}, firstKept: cut.firstKept, source: p}
 	if cut.isSplitTurn {
-		historyEnd = cut.turnStart
+		prep.history[1], prep.prefix = cut.turnStart, [2]int{cut.turnStart, cut.firstKept}
 	}
-	p := &Preparation{
-		FirstKeptEntryID:    entries[cut.firstKept].Entry.ID,
-		MessagesToSummarize: summarizable(entries[start:historyEnd]),
-		IsSplitTurn:         cut.isSplitTurn,
-		TokensBefore:        tokens,
-	}
-	if cut.isSplitTurn {
-		p.TurnPrefixMessages = summarizable(entries[cut.turnStart:cut.firstKept])
-	}
-	if len(p.MessagesToSummarize) == 0 && len(p.TurnPrefixMessages) == 0 {
-		return nil
+	if history, prefix := prep.MessageCounts(); history == 0 && prefix == 0 {
+		return nil, nil
 	}
 	if prev >= 0 {
-		p.previous = entries[prev].Entry
-		p.PreviousSummary = p.previous.Obj.Get("summary")
+		if prep.previous, err = p.entry(prev); err != nil {
+			return nil, err
+		}
+		prep.PreviousSummary = prep.previous.Obj.Get("summary")
 	}
-	p.SystemMessage, p.HasSystemMessage = CurrentSystemMessage(proj.Messages)
-	return p
+	prep.SystemMessage, prep.HasSystemMessage = CurrentSystemMessage(p.system)
+	return prep, nil
 }
 
-// summarizable is Pi's getMessagesFromProjectedEntryForCompaction over a range:
-// compaction entries contribute nothing and system messages are prompt state.
-func summarizable(entries []jsonl.ProjectedEntry) []jsonl.Object {
-	var out []jsonl.Object
-	for _, e := range entries {
-		if e.Entry.Type == jsonl.TypeCompaction {
-			continue
-		}
-		for _, m := range e.Messages {
-			if !isRole(m, jsonl.SystemRole) {
-				out = append(out, m)
-			}
-		}
+// MessageCounts returns how many messages the history summary and the turn
+// prefix summarize; they are known before loadMessages decodes the messages.
+func (p *Preparation) MessageCounts() (history, prefix int) {
+	if p.source == nil {
+		return len(p.MessagesToSummarize), len(p.TurnPrefixMessages)
 	}
-	return out
+	return p.source.countOf(p.history[0], p.history[1]), p.source.countOf(p.prefix[0], p.prefix[1])
+}
+
+// loadMessages decodes the messages to summarize and the turn prefix again,
+// while the session's file is open, and lets the projection go.
+func (p *Preparation) loadMessages() error {
+	if p.source == nil {
+		return nil
+	}
+	var err error
+	if p.MessagesToSummarize, err = p.source.messagesOf(p.history[0], p.history[1]); err != nil {
+		return err
+	}
+	if p.TurnPrefixMessages, err = p.source.messagesOf(p.prefix[0], p.prefix[1]); err != nil {
+		return err
+	}
+	p.source = nil
+	return nil
 }
 
 // isRole reports whether a message's role is role, read as JSON.parse reads

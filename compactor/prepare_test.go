@@ -126,7 +126,7 @@ func planJSON(t *testing.T, c planCase) []byte {
 // streamedPlanJSON is the plan CompactFile makes through jsonl's streaming
 // selection, the route the CLI takes.
 func streamedPlanJSON(t *testing.T, c planCase) []byte {
-	opts := Options{Settings: Settings{ReserveTokens: 16384, KeepRecentTokens: c.keep}, Plan: true, Leaf: c.leaf}
+	opts := Options{Settings: Settings{ReserveTokens: 16384, KeepRecentTokens: c.keep}, Plan: true, Messages: true, Leaf: c.leaf}
 	out := CompactFile(context.Background(), c.file, opts)
 	if out.Status == Failed {
 		t.Fatal(out.Err)

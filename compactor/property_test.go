@@ -29,7 +29,8 @@ func checkCut(t *testing.T, name string, proj *jsonl.Projection, p *Preparation)
 	if len(msgs) > 0 && isRole(msgs[0], jsonl.ToolResultRole) {
 		t.Errorf("%s: the cut keeps tool result %s without its call", name, p.FirstKeptEntryID)
 	}
-	if !p.IsSplitTurn && len(p.TurnPrefixMessages) > 0 {
+	history, prefix := p.MessageCounts()
+	if !p.IsSplitTurn && prefix > 0 {
 		t.Errorf("%s: a turn prefix without a split turn", name)
 	}
 	total := 0
@@ -38,7 +39,7 @@ func checkCut(t *testing.T, name string, proj *jsonl.Projection, p *Preparation)
 			total++
 		}
 	}
-	if n := len(p.MessagesToSummarize) + len(p.TurnPrefixMessages); n == 0 || n > total {
+	if n := history + prefix; n == 0 || n > total {
 		t.Errorf("%s: %d messages summarized of %d", name, n, total)
 	}
 }
@@ -72,10 +73,28 @@ func checkFile(t *testing.T, file string, keep int) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	p := PrepareProjection(s.proj, s.path, ProjectedTokens(s.proj, s.path), Settings{KeepRecentTokens: keep})
-	if p != nil {
-		checkCut(t, file, s.proj, p)
+	tokens, err := s.proj.contextTokens(s.path)
+	if err != nil {
+		t.Fatal(err)
 	}
+	p, err := s.proj.prepare(s.path, tokens, Settings{KeepRecentTokens: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != nil {
+		checkCut(t, file, decodedProjection(t, s), p)
+	}
+}
+
+// decodedProjection is the whole projection of a session's leaf, every
+// entry decoded, which the invariants are checked against.
+func decodedProjection(t *testing.T, s *session) *jsonl.Projection {
+	t.Helper()
+	proj, err := s.ix.ProjectLeaf(s.leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return proj
 }
 
 // fuzzSeedBytes keeps fuzz seeds small (a few dozen entries) so that the
@@ -107,7 +126,7 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("planned a file that does not read: %v", err)
 		}
 		defer s.close()
-		checkCut(t, "fuzz", s.proj, out.Prep)
+		checkCut(t, "fuzz", decodedProjection(t, s), out.Prep)
 		out.Prep.PlanFields()
 	})
 }

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"hash/maphash"
+	"slices"
 	"unsafe"
 )
 
@@ -48,6 +49,12 @@ const (
 	refHidden = 1 << 63
 )
 
+// The table grows when more than maxLoadNum/maxLoadDen of its slots would be
+// full: at 3/4 a linear probe is still short (each slot's hash tag spares
+// most id compares), and a session of 4.6 M entries fits 2^23 slots (64 MiB)
+// where a half-full limit needs 2^24 (128 MiB, issue 16).
+const maxLoadNum, maxLoadDen = 3, 4
+
 // placeBatch is how many added entries wait before place puts them in the
 // slots together.
 const placeBatch = 256
@@ -75,7 +82,7 @@ func (t *idTable) add(id []byte, hidden bool) {
 // table's slots are cache misses; reading the first slot of every entry in
 // one loop lets the processor wait for them together, not one per line.
 func (t *idTable) place() {
-	for 2*(t.count+len(t.refs)-t.placed) > len(t.slots) {
+	for maxLoadDen*(t.count+len(t.refs)-t.placed) > maxLoadNum*len(t.slots) {
 		t.grow()
 	}
 	hashes := t.hashes[:0]
@@ -151,6 +158,15 @@ func (t *idTable) find(id string, h uint64) (int, bool) {
 		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == id {
 			return slot, true
 		}
+	}
+}
+
+// reserve makes room for n entries in all: their refs, and slots enough
+// that placing them never grows the table.
+func (t *idTable) reserve(n int) {
+	t.refs = slices.Grow(t.refs, n-len(t.refs))
+	for maxLoadDen*n > maxLoadNum*len(t.slots) {
+		t.grow()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 )
 
 const (
@@ -74,6 +75,9 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 			return rebaseError(c.err, base, c.start)
 		}
 		ix.takeChunk(c, base)
+		if base == 0 {
+			ix.reserve(estimateEntries(len(ix.nodes), c.end, size))
+		}
 		base += c.lines
 		c.scratch.reset()
 		select {
@@ -82,6 +86,33 @@ func (ix *Index) scanParallel(ra io.ReaderAt, size int64, workers int) error {
 		}
 	}
 	return nil
+}
+
+// reserveMargin is how much more than the first chunk's rate of entries
+// per byte the index makes room for: a little, since a file whose later
+// lines are shorter only grows its arrays once more, as it would anyway.
+const reserveMargin = 1.05
+
+// estimateEntries is how many entries a file of size bytes holds if the
+// rest is like its first read bytes, which held entries.
+func estimateEntries(entries int, read, size int64) int {
+	if read <= 0 {
+		return entries
+	}
+	return int(float64(entries) * float64(size) / float64(read) * reserveMargin)
+}
+
+// reserve makes room for n entries in all, so that the arrays of a large
+// file are allocated once: growing by appending copies each array into one
+// a quarter larger while the old one is still live, and at millions of
+// entries that copy, not the index, is the peak (issue 16).
+func (ix *Index) reserve(n int) {
+	if n <= cap(ix.nodes) {
+		return
+	}
+	ix.nodes = slices.Grow(ix.nodes, n-len(ix.nodes))
+	ix.parents = slices.Grow(ix.parents, n-len(ix.parents))
+	ix.ids.reserve(n)
 }
 
 // takeChunk adds a chunk's facts and skipped lines to the index; the chunk

@@ -150,7 +150,12 @@ func (p RequestProblem) String() string {
 // messages that the check reads (roles, stop reasons, tool call ids).
 type RequestChecker struct {
 	ix        *Index
-	skeletons map[int][]Object // entry → its unedited llm messages, reduced
+	skeletons map[int][]Object // entry → its unedited llm messages, reduced, while a later check reads them
+	// visits counts, per entry, the checks still to come that read its
+	// skeleton (CheckEveryLeaf); an entry read by one check only is never
+	// kept, so a linear session of millions of entries keeps nothing.
+	// nil: no check reads an entry twice, keep nothing.
+	visits []int32
 }
 
 // NewRequestChecker returns a checker of ix's requests.
@@ -195,6 +200,8 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	}
 	active := c.ix.ActiveLeaf()
 	leaves := append([]int{active}, slices.DeleteFunc(c.ix.Leaves(), func(i int) bool { return i == active })...)
+	c.countVisits(leaves)
+	defer func() { c.visits, c.skeletons = nil, map[int][]Object{} }()
 	var out []LeafRequest
 	for _, leaf := range leaves {
 		problems, err := c.Check(leaf)
@@ -242,7 +249,7 @@ func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 			w.add(t, summarySkeleton)
 			continue
 		}
-		if c.ix.skipsSystem(sel, k, i) {
+		if c.addsNothing(sel, k, i) {
 			continue
 		}
 		msgs, err := c.selectedSkeletons(sel, k, i)
@@ -258,12 +265,16 @@ func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 	return c.explain(sel, w.problems)
 }
 
+// addsNothing reports whether the k-th selected entry, i, adds no message to
+// the request: a system message from before the compaction, or an older
+// compaction inside the kept range.
+func (c *RequestChecker) addsNothing(sel *Selection, k, i int) bool {
+	return c.ix.skipsSystem(sel, k, i) || (k > 0 && c.ix.Type(i) == TypeCompaction)
+}
+
 // selectedSkeletons is the skeleton of the k-th selected entry's messages, as
 // the selection projects them.
 func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, error) {
-	if c.ix.Type(i) == TypeCompaction && k > 0 {
-		return nil, nil
-	}
 	if sel.hasEdit(c.ix.ID(i)) {
 		pe, err := c.ix.projectSelected(sel, k, i)
 		return skeletonsOf(pe.Messages), err
@@ -271,21 +282,49 @@ func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, 
 	return c.unedited(i)
 }
 
-// unedited is the skeleton of entry i's own messages, no edit applied.
+// countVisits counts, when there are several leaves, how many of their
+// checks read each entry's unedited skeleton.
+func (c *RequestChecker) countVisits(leaves []int) {
+	if len(leaves) < 2 {
+		return
+	}
+	c.visits = make([]int32, c.ix.Len())
+	for _, leaf := range leaves {
+		sel, err := c.ix.Select(leaf)
+		if err != nil {
+			continue // the check meets the same error
+		}
+		for k, i := range sel.Entries {
+			if i != None && !c.addsNothing(sel, k, i) && !sel.hasEdit(c.ix.ID(i)) {
+				c.visits[i]++
+			}
+		}
+	}
+}
+
+// unedited is the skeleton of entry i's own messages, no edit applied. It is
+// kept while a later check will read it again.
 func (c *RequestChecker) unedited(i int) ([]Object, error) {
-	if s, ok := c.skeletons[i]; ok {
-		return s, nil
+	s, ok := c.skeletons[i]
+	if !ok {
+		e, err := c.ix.Decode(i)
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := projectWithReplacement(e, nil, false)
+		if err != nil {
+			return nil, err
+		}
+		s = skeletonsOf(msgs)
 	}
-	e, err := c.ix.Decode(i)
-	if err != nil {
-		return nil, err
+	if c.visits == nil || c.visits[i] <= 1 {
+		delete(c.skeletons, i)
+	} else {
+		c.skeletons[i] = s
 	}
-	msgs, err := projectWithReplacement(e, nil, false)
-	if err != nil {
-		return nil, err
+	if c.visits != nil {
+		c.visits[i]--
 	}
-	s := skeletonsOf(msgs)
-	c.skeletons[i] = s
 	return s, nil
 }
 
@@ -295,12 +334,12 @@ func skeletonsOf(msgs []Object) []Object {
 	llm := ConvertToLlm(msgs)
 	out := make([]Object, len(llm))
 	for k, m := range llm {
-		role := m.Get("role")
+		role := detach(m.Get("role")) // copies: a kept skeleton must not hold its entry's line
 		switch m.String("role") {
 		case RoleAssistant:
-			out[k] = ObjectOf("role", role, "stopReason", m.Get("stopReason"), "content", callBlocks(m.Get("content")))
+			out[k] = ObjectOf("role", role, "stopReason", detach(m.Get("stopReason")), "content", callBlocks(m.Get("content")))
 		case RoleToolResult:
-			out[k] = ObjectOf("role", role, "toolCallId", m.Get("toolCallId"))
+			out[k] = ObjectOf("role", role, "toolCallId", detach(m.Get("toolCallId")))
 		default:
 			out[k] = ObjectOf("role", role)
 		}

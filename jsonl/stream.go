@@ -89,13 +89,30 @@ func (ix *Index) collectEdits(s *Selection) error {
 // size. Older compactions inside the kept range contribute nothing, and system
 // messages before the compaction are skipped, as in Pi.
 func (ix *Index) Stream(s *Selection, fn func(ProjectedEntry) error) error {
-	return ix.streamRaw(s, nil, fn)
+	return ix.StreamAt(s, func(_ int, pe ProjectedEntry) error { return fn(pe) })
+}
+
+// StreamAt is Stream that also tells fn where each entry is in s.Entries, so
+// that a caller keeping only a few facts of each can decode it again with
+// ProjectAt.
+func (ix *Index) StreamAt(s *Selection, fn func(k int, pe ProjectedEntry) error) error {
+	return ix.streamAt(s, nil, fn)
+}
+
+// ProjectAt decodes and projects s.Entries[k] again, as Stream gave it.
+func (ix *Index) ProjectAt(s *Selection, k int) (ProjectedEntry, error) {
+	return ix.projectSelected(s, k, s.Entries[k])
 }
 
 // streamRaw is Stream for writers of JSON: when raw is not nil, a message that
 // the projection passes through unchanged (no edit, content not null, written
 // as Pi writes it) is handed to raw as its exact bytes, without decoding.
 func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error, fn func(ProjectedEntry) error) error {
+	return ix.streamAt(s, raw, func(_ int, pe ProjectedEntry) error { return fn(pe) })
+}
+
+// streamAt is streamRaw telling fn each entry's position in s.Entries.
+func (ix *Index) streamAt(s *Selection, raw func(msg []byte, role string) error, fn func(k int, pe ProjectedEntry) error) error {
 	for k, i := range s.Entries {
 		if ix.skipsSystem(s, k, i) {
 			continue
@@ -112,7 +129,7 @@ func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error
 		}
 		pe, err := ix.projectSelected(s, k, i)
 		if err == nil {
-			err = fn(pe)
+			err = fn(k, pe)
 		}
 		if err != nil {
 			return err

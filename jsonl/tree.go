@@ -131,20 +131,15 @@ func (e *CycleError) Unwrap() error { return ErrCycle }
 
 // Path returns the entries from a root to leaf, in order. A parent that names
 // no entry ends the walk there, as in Pi; a cycle is a *CycleError.
-//
-// The walk counts its steps instead of marking visited entries: a chain longer
-// than the number of entries must loop, and only then is the loop looked for.
 func (ix *Index) Path(leaf int) ([]int, error) {
 	if leaf == None {
 		return nil, nil
 	}
-	parents := ix.parents
-	n := 0
-	for cur := int32(leaf); cur >= 0; cur = parents[cur] {
-		if n++; n > len(parents) {
-			return nil, ix.cycleError(int32(leaf))
-		}
+	n, loopAt := ix.chain(int32(leaf))
+	if loopAt != None {
+		return nil, ix.cycleError(loopAt)
 	}
+	parents := ix.parents
 	path := make([]int, n)
 	for cur, k := int32(leaf), n-1; cur >= 0; cur, k = parents[cur], k-1 {
 		path[k] = int(cur)
@@ -152,13 +147,44 @@ func (ix *Index) Path(leaf int) ([]int, error) {
 	return path, nil
 }
 
-func (ix *Index) cycleError(leaf int32) *CycleError {
-	seen := make([]bool, len(ix.parents))
-	cur := leaf
-	for !seen[cur] {
-		seen[cur] = true
-		cur = ix.parents[cur]
+// chain walks from leaf towards its root and returns the path's length, or,
+// when the walk loops, the first entry it meets twice. It uses Brent's cycle
+// detection: steps linear in the path and the loop, and no memory, so that
+// thousands of leaves that loop cost a walk each, not a walk of the file each.
+func (ix *Index) chain(leaf int32) (n int, loopAt int32) {
+	parents := ix.parents
+	tortoise, hare := leaf, leaf
+	power, lam := 1, 0
+	for n = 1; ; n++ {
+		next := parents[hare]
+		if next < 0 {
+			return n, None
+		}
+		hare, lam = next, lam+1
+		if hare == tortoise {
+			return 0, ix.loopEntry(leaf, lam)
+		}
+		if lam == power {
+			tortoise, power, lam = hare, power*2, 0
+		}
 	}
+}
+
+// loopEntry is the first entry met twice on the walk from leaf, which loops
+// through a cycle of length entries.
+func (ix *Index) loopEntry(leaf int32, length int) int32 {
+	tortoise, hare := leaf, leaf
+	for range length {
+		hare = ix.parents[hare]
+	}
+	for tortoise != hare {
+		tortoise, hare = ix.parents[tortoise], ix.parents[hare]
+	}
+	return tortoise
+}
+
+// cycleError reports the cycle entered at entry cur.
+func (ix *Index) cycleError(cur int32) *CycleError {
 	e := &CycleError{File: ix.Name}
 	for _, i := range ix.loop(cur) {
 		e.Entries = append(e.Entries, CycleEntry{ID: ix.ID(i), Line: ix.LineNum(i)})

@@ -54,6 +54,11 @@ type Options struct {
 	Cwd string
 	// Timestamp is the session start (default 2026-01-01T00:00:00Z).
 	Timestamp time.Time
+	// Shape, when set, writes a hostile shape (see Shape) of Entries entries
+	// instead of a conversation; only Cwd and TextBytes apply to it.
+	Shape Shape
+	// TextBytes is the length of each message's text in a Shape.
+	TextBytes int
 }
 
 // Stats describe a written session.
@@ -62,7 +67,7 @@ type Stats struct {
 	Entries int64
 	// Bytes counts every byte written, header and newlines included.
 	Bytes int64
-	// Leaves counts the entries without children: 1 plus one per branch.
+	// Leaves counts the entries without children: 1 plus one per branch (0 for a Shape: not counted).
 	Leaves int64
 	// Branches counts the times the session went back to an older entry.
 	Branches int64
@@ -79,6 +84,9 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
+	if opts.Shape != "" {
+		return writeShape(w, opts)
+	}
 	g := newGenerator(w, opts)
 	err = g.run()
 	g.stats.Bytes = g.out.n
@@ -87,7 +95,7 @@ func Write(w io.Writer, opts Options) (Stats, error) {
 
 // withDefaults checks opts and fills in the zero fields that have defaults.
 func (o Options) withDefaults() (Options, error) {
-	if o.TargetBytes < 0 || o.Entries < 0 || o.BranchEvery < 0 || o.CompactionEvery < 0 || o.ToolResultBytes < 0 {
+	if o.TargetBytes < 0 || o.Entries < 0 || o.BranchEvery < 0 || o.CompactionEvery < 0 || o.ToolResultBytes < 0 || o.TextBytes < 0 {
 		return o, errors.New("gen: options must not be negative")
 	}
 	if o.TargetBytes == 0 && o.Entries == 0 {

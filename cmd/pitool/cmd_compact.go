@@ -87,6 +87,7 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 	if opts.Leaf != "" && (len(targets) != 1 || c.NArg() != 1) {
 		return nil, usagef("--leaf needs exactly one FILE")
 	}
+	opts.Messages = opts.Plan && c.Bool("json") // the plan's JSON prints the summarizer's input
 	return &compactRun{opts: opts, targets: targets, jobs: c.Int("jobs"), json: c.Bool("json")}, nil
 }
 

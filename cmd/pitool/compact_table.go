@@ -25,7 +25,7 @@ func rowOf(o compactor.Outcome) compactRow {
 	r := compactRow{Outcome: o}
 	if p := o.Prep; p != nil {
 		r.prepared, r.split, r.firstKept = true, p.IsSplitTurn, p.FirstKeptEntryID
-		r.toSummarize, r.inPrefix = len(p.MessagesToSummarize), len(p.TurnPrefixMessages)
+		r.toSummarize, r.inPrefix = p.MessageCounts()
 	}
 	r.Prep = nil
 	return r

@@ -28,6 +28,7 @@ type measured struct {
 	Stderr string
 	RSSKB  int64
 	Took   time.Duration
+	CPU    time.Duration // user and system time of the child
 }
 
 // launchEnv carries, to the launcher, the arguments of the pitool run to
@@ -42,10 +43,17 @@ const launchEnv = "PITOOL_TEST_MEASURE_ARGS"
 // grown.
 func runMeasured(t *testing.T, dir string, args ...string) measured {
 	t.Helper()
+	return runMeasuredEnv(t, dir, nil, args...)
+}
+
+// runMeasuredEnv is runMeasured with env (NAME=value) added to pitool's
+// environment.
+func runMeasuredEnv(t *testing.T, dir string, env []string, args ...string) measured {
+	t.Helper()
 	enc, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMeasureLauncher$")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), launchEnv+"="+string(enc), "TMPDIR="+dir)
+	cmd.Env = append(append(os.Environ(), env...), launchEnv+"="+string(enc), "TMPDIR="+dir)
 	out, err := cmd.CombinedOutput()
 	_, line, ok := strings.Cut(string(out), "MEASURED ")
 	var m measured
@@ -71,7 +79,7 @@ func TestMeasureLauncher(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := measured{Code: cmd.ProcessState.ExitCode(), Stderr: stderr.String(), Took: time.Since(start),
-		RSSKB: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+		RSSKB: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss, CPU: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}
 	enc, _ := json.Marshal(m)
 	fmt.Printf("MEASURED %s\n", enc)
 }
@@ -156,7 +164,7 @@ func TestDecompressionBombRefused(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"bomb.jsonl.gz", "bomb.jsonl.zst"} {
 		writeBomb(t, filepath.Join(dir, name))
-		for _, cmd := range [][]string{{"validate"}, {"context"}, {"info"}, {"repair", "--force", "-o", "out.jsonl"}, {"redact", "-o", "red.jsonl"}} {
+		for _, cmd := range [][]string{{"validate"}, {"context"}, {"info"}, {"tree"}, {"repair", "--force", "-o", "out.jsonl"}, {"redact", "-o", "red.jsonl"}} {
 			args := append(cmd, name)
 			m := runMeasured(t, dir, args...)
 			t.Logf("pitool %s: exit %d, %d KB peak RSS, %v: %s", strings.Join(args, " "), m.Code, m.RSSKB, m.Took.Round(time.Millisecond), strings.TrimSpace(m.Stderr))

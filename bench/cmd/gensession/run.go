@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/pitool/pitool/bench/gen"
@@ -97,6 +98,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.gen.ToolHeavy, "tool-heavy", false, "make turns of many tool calls and little else")
 	fs.BoolVar(&o.gen.Unicode, "unicode", false, "mix in accented, CJK, Hangul and emoji text")
 	fs.StringVar(&o.gen.Cwd, "cwd", "", "working directory in the header (default /home/dev/project)")
+	fs.StringVar((*string)(&o.gen.Shape), "shape", "", "write a hostile `SHAPE` of -entries entries instead of a conversation: "+shapeList())
+	fs.IntVar(&o.gen.TextBytes, "text-bytes", 0, "with -shape, the length of each message's text in `bytes`")
 	fs.StringVar(&o.out, "o", "", "output `FILE`, or - for stdout (required)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -111,6 +114,8 @@ func (o *options) finish(fs *flag.FlagSet, size string) error {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case o.out == "":
 		return errors.New("missing -o FILE (use -o - for stdout)")
+	case o.gen.Shape != "" && (size != "" || o.gen.Entries == 0):
+		return errors.New("-shape takes -entries, not -size")
 	case size != "" && o.gen.Entries > 0:
 		return errors.New("-size and -entries exclude each other")
 	case o.gen.Entries > 0:
@@ -155,4 +160,13 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.w.Write(p)
+}
+
+// shapeList names the shapes -shape takes.
+func shapeList() string {
+	names := make([]string, len(gen.Shapes))
+	for k, s := range gen.Shapes {
+		names[k] = string(s)
+	}
+	return strings.Join(names, ", ")
 }
