@@ -9,27 +9,40 @@ import (
 	json "github.com/goccy/go-json"
 )
 
+// Listing is one row of Pi's /resume list: what SessionManager.listAll
+// reads of a session (header, name, message count, first message, last
+// activity), plus the file's size and entry count, which cost nothing more.
+type Listing struct {
+	ID                string  `json:"id"`
+	Cwd               string  `json:"cwd"`
+	Name              string  `json:"name,omitempty"`
+	ParentSessionPath string  `json:"parentSessionPath,omitempty"`
+	Created           *string `json:"created"`
+	Modified          string  `json:"modified"`
+	MessageCount      int     `json:"messageCount"`
+	FirstMessage      string  `json:"firstMessage"`
+	Path              string  `json:"path"`
+	FileSize          int64   `json:"fileSize"`
+	Entries           int     `json:"entries"`
+}
+
+// Details are what pitool adds to a Listing, which need the index and the
+// context's token estimate: leaves, tokens, cost and models.
+type Details struct {
+	Leaves        int      `json:"leaves"`
+	ContextTokens int      `json:"contextTokens"`
+	Tokens        Usage    `json:"tokens"`
+	Cost          float64  `json:"cost"`
+	Models        []string `json:"models"`
+	HasHeader     bool     `json:"hasHeader"`
+	Version       int      `json:"version"`
+}
+
 // Info summarises a session the way Pi's /resume list does, plus totals
 // pitool adds: leaves, tokens, cost and models.
 type Info struct {
-	ID                string   `json:"id"`
-	Cwd               string   `json:"cwd"`
-	Name              string   `json:"name,omitempty"`
-	ParentSessionPath string   `json:"parentSessionPath,omitempty"`
-	Created           *string  `json:"created"`
-	Modified          string   `json:"modified"`
-	MessageCount      int      `json:"messageCount"`
-	FirstMessage      string   `json:"firstMessage"`
-	Path              string   `json:"path"`
-	FileSize          int64    `json:"fileSize"`
-	Entries           int      `json:"entries"`
-	Leaves            int      `json:"leaves"`
-	ContextTokens     int      `json:"contextTokens"`
-	Tokens            Usage    `json:"tokens"`
-	Cost              float64  `json:"cost"`
-	Models            []string `json:"models"`
-	HasHeader         bool     `json:"hasHeader"`
-	Version           int      `json:"version"`
+	Listing
+	Details
 }
 
 // infoSkim is what Info reads of each message, usage and session_info entry.
@@ -56,15 +69,16 @@ type infoMessage struct {
 // session's summary. modTime is the file's modification time, Pi's last resort
 // for "modified" (rounded to the millisecond as Node rounds it).
 func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
-	in := &Info{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
-		FileSize: ix.Bytes, Entries: ix.Len(), Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}
-	acc := infoAccumulator{info: in, models: map[string]bool{}}
+	in := &Info{Listing: Listing{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
+		FileSize: ix.Bytes, Entries: ix.Len()}, Details: Details{Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}}
+	acc := infoAccumulator{listing: listingAccumulator{row: &in.Listing}, details: &in.Details, models: map[string]bool{}}
 	for i := 0; i < ix.Len(); i++ {
 		if err := acc.add(ix, i); err != nil {
 			return nil, err
 		}
 	}
-	acc.finish(ix.Header.Timestamp, modTime)
+	acc.listing.finish(ix.Header.Timestamp, modTime)
+	sort.Strings(in.Models)
 	return in, ix.addContextTokens(in)
 }
 
@@ -82,11 +96,12 @@ func (ix *Index) addContextTokens(in *Info) error {
 	return err
 }
 
+// infoAccumulator gathers an Info from the index's entries: the Listing,
+// then the Details.
 type infoAccumulator struct {
-	info         *Info
-	models       map[string]bool
-	lastActivity float64
-	name         string
+	listing listingAccumulator
+	details *Details
+	models  map[string]bool
 }
 
 func (a *infoAccumulator) add(ix *Index, i int) error {
@@ -102,10 +117,7 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 	Unmarshal(raw, &s) // validated by the index pass; mismatched types leave fields empty
 	switch t {
 	case TypeSessionInfo:
-		a.name = ""
-		if s.Name != nil {
-			a.name = strings.TrimSpace(*s.Name)
-		}
+		a.listing.setName(s.Name)
 	case TypeUsage:
 		a.addUsage(s.Usage)
 	case TypeModelChange:
@@ -117,45 +129,28 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 }
 
 func (a *infoAccumulator) addMessage(s *infoSkim) {
-	a.info.MessageCount++
 	m := s.Message
-	if m == nil || (m.Role != RoleUser && m.Role != RoleAssistant) {
+	if m == nil {
+		a.listing.addMessage(NoRole, nil, nil, s.Timestamp)
 		return
 	}
-	if m.Role == RoleAssistant {
+	role := parseRole([]byte(m.Role))
+	if role == AssistantRole {
 		a.addUsage(m.Usage)
 		a.addModel(m.Provider, m.Model)
 	}
-	if m.Content == nil {
-		return
-	}
-	a.noteActivity(m.Timestamp, s.Timestamp)
-	if text := ExtractText(m.Content); text != "" && a.info.FirstMessage == "" && m.Role == RoleUser {
-		a.info.FirstMessage = text
-	}
-}
-
-func (a *infoAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
-	var ms float64
-	if err := json.Unmarshal(msgTime, &ms); err != nil {
-		t, ok := ParseTimestamp(entryTime)
-		if !ok {
-			return
-		}
-		ms = float64(t.UnixMilli())
-	}
-	a.lastActivity = math.Max(a.lastActivity, ms)
+	a.listing.addMessage(role, m.Content, m.Timestamp, s.Timestamp)
 }
 
 func (a *infoAccumulator) addUsage(u *Usage) {
 	if u == nil {
 		return
 	}
-	t := &a.info.Tokens
+	t := &a.details.Tokens
 	t.Input, t.Output, t.CacheRead, t.CacheWrite = t.Input+u.Input, t.Output+u.Output, t.CacheRead+u.CacheRead, t.CacheWrite+u.CacheWrite
 	t.TotalTokens += u.TotalTokens
 	if u.Cost != nil {
-		a.info.Cost += u.Cost.Total
+		a.details.Cost += u.Cost.Total
 	}
 }
 
@@ -166,15 +161,70 @@ func (a *infoAccumulator) addModel(provider, model string) {
 	key := provider + "/" + model
 	if !a.models[key] {
 		a.models[key] = true
-		a.info.Models = append(a.info.Models, key)
+		a.details.Models = append(a.details.Models, key)
 	}
 }
 
+// listingAccumulator gathers a Listing from a session's entries, as Pi's
+// buildSessionInfo does: the latest name, the message count, the first
+// user text and the last activity. The index (Info) and the byte scan
+// (Lister) both feed it, so the two agree by construction.
+type listingAccumulator struct {
+	row          *Listing
+	lastActivity float64
+	name         string
+}
+
+// setName takes a session_info entry's name: the latest one counts, and an
+// absent or blank one clears it.
+func (a *listingAccumulator) setName(name *string) {
+	a.name = ""
+	if name != nil {
+		a.name = strings.TrimSpace(*name)
+	}
+}
+
+// addMessage counts a message entry. Only a user or assistant message with
+// content counts as activity; its time is the message's numeric
+// "timestamp", else the entry's. content is the raw "content" (nil when
+// absent); the text of the first user message with any is Pi's first message.
+func (a *listingAccumulator) addMessage(role Role, content, msgTime RawMessage, entryTime string) {
+	a.row.MessageCount++
+	if (role != UserRole && role != AssistantRole) || content == nil {
+		return
+	}
+	a.noteActivity(msgTime, entryTime)
+	if role == UserRole && a.row.FirstMessage == "" {
+		a.row.FirstMessage = ExtractText(content)
+	}
+}
+
+func (a *listingAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
+	ms, ok := numberValue(msgTime)
+	if !ok {
+		t, ok := ParseTimestamp(entryTime)
+		if !ok {
+			return
+		}
+		ms = float64(t.UnixMilli())
+	}
+	a.lastActivity = math.Max(a.lastActivity, ms)
+}
+
+// numberValue reads a raw JSON value that is a number, as JSON.parse reads it;
+// ok is false for any other value (or none).
+func numberValue(raw RawMessage) (float64, bool) {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	var ms float64
+	return ms, json.Unmarshal(raw, &ms) == nil
+}
+
 // finish settles the name, first message and Pi's "created" and "modified".
-func (a *infoAccumulator) finish(headerTime string, modTime time.Time) {
-	in := a.info
+func (a *listingAccumulator) finish(headerTime string, modTime time.Time) {
+	in := a.row
 	in.Name = a.name
-	sort.Strings(in.Models)
 	if in.FirstMessage == "" {
 		in.FirstMessage = "(no messages)"
 	}

@@ -78,6 +78,11 @@ func Expand(paths []string) ([]File, error) {
 type Match struct {
 	Name  func(name string) bool
 	Sniff func(path string) bool
+	// EveryPath lists a file reached by several paths (a symlink to a file
+	// listed already, two links to one file) under each of them, as Pi's
+	// /resume lists every name a folder holds. Without it a file is listed
+	// once, so that commands that write never write one file twice.
+	EveryPath bool
 }
 
 // ExpandMatching is Expand listing the files m matches instead of session
@@ -251,7 +256,7 @@ func (w *walker) file(path string, outside bool) error {
 		return err
 	}
 	key, ok := keyOf(info)
-	if i, seen := w.files[key]; ok && seen {
+	if i, seen := w.files[key]; ok && seen && !w.match.EveryPath {
 		if w.out[i].Outside && !outside {
 			w.out[i] = File{Path: path}
 		}

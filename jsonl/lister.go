@@ -1,0 +1,320 @@
+package jsonl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unsafe"
+)
+
+// Lister reads the Listing of session files by one pass over their bytes:
+// each line is checked as JSON.parse checks it and only the keys the row
+// shows are looked at (no index, no decoded messages, no token estimate).
+// It keeps its buffer from one file to the next, sized to the files it
+// reads, so listing many small files allocates almost nothing. A Lister
+// is not safe for concurrent use: give each worker its own. The zero value
+// is ready to use.
+type Lister struct {
+	buf     []byte
+	skimmer lineSkimmer
+	skim    skim
+}
+
+// ListOptions say what ListFile reads.
+type ListOptions struct {
+	// Compressed lists a compressed file (gzip or zstd, known by its magic
+	// bytes) too; without it ListFile returns ErrCompressed for one.
+	Compressed bool
+	// KeepCwd, when set, says whether to list a session of the header's
+	// cwd: a file it refuses is not read past its header and gives
+	// ErrOtherCwd.
+	KeepCwd func(cwd string) bool
+}
+
+// ErrCompressed is ListFile's answer for a compressed file when
+// ListOptions.Compressed is not set: Pi's /resume does not list one.
+var ErrCompressed = errors.New("compressed session file")
+
+// ErrOtherCwd is ListFile's answer for a session whose cwd
+// ListOptions.KeepCwd refuses.
+var ErrOtherCwd = errors.New("session of another cwd")
+
+// Buffer sizes: a file is read in one piece when it fits the largest
+// buffer kept between files; a line longer than the buffer grows it (to at
+// most MaxLineBytes), and a buffer grown past keptBufferBytes is dropped
+// after the file, so that memory stays bounded by the longest line of the
+// file being read, never by the folder.
+const (
+	minBufferBytes  = 4 << 10
+	keptBufferBytes = 256 << 10
+)
+
+// ListFile opens the file at path once and returns its Listing. A file
+// that is not a Pi session gives a *NotSessionError, a compressed one
+// ErrCompressed (unless opts.Compressed), a session of another cwd
+// ErrOtherCwd, one whose first entry is no header ErrNoHeader; a file
+// that cannot be read gives the read error.
+func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, &PosError{File: path, Err: fmt.Errorf("is a directory")}
+	}
+	defer l.release()
+	r, size, err := l.plainStream(path, f, st.Size(), opts)
+	if err != nil {
+		return nil, err
+	}
+	return l.list(r, size, path, st, opts)
+}
+
+// release drops a buffer that one long line grew past what is kept.
+func (l *Lister) release() {
+	if cap(l.buf) > keptBufferBytes {
+		l.buf = nil
+	}
+	l.skimmer.closers = l.skimmer.closers[:0]
+}
+
+// plainStream returns the file's decompressed bytes and their size, -1
+// when unknown: the file itself when it is plain, else (with
+// opts.Compressed) its inflated stream, through the same decompression
+// limits as Open.
+func (l *Lister) plainStream(path string, f *os.File, size int64, opts ListOptions) (io.Reader, int64, error) {
+	var magic [4]byte
+	n, err := io.ReadFull(f, magic[:])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, 0, err
+	}
+	head := io.MultiReader(bytes.NewReader(magic[:n]), f)
+	if !bytes.HasPrefix(magic[:n], gzipMagic) && !bytes.HasPrefix(magic[:n], zstdMagic) {
+		return head, size, nil
+	}
+	if !opts.Compressed {
+		return nil, 0, ErrCompressed
+	}
+	src, err := newSource(path, io.NopCloser(head), size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return src.Reader(), -1, nil
+}
+
+// list reads the stream r (size bytes, -1 when unknown) of the file path
+// (st its file) to its Listing.
+func (l *Lister) list(r io.Reader, size int64, path string, st os.FileInfo, opts ListOptions) (*Listing, error) {
+	lines := lineReader{r: r, buf: l.buffer(size)}
+	defer func() { l.buf = lines.buf }()
+	if err := lines.fill(); err != nil {
+		return nil, &PosError{File: path, Err: err}
+	}
+	if reason := judgeSession(lines.pending(SniffBytes), lines.eof); reason != "" {
+		return nil, &NotSessionError{File: path, Reason: reason}
+	}
+	row := &Listing{Path: path}
+	acc := listingAccumulator{row: row}
+	var header *Header
+	for {
+		line, err := lines.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &PosError{File: path, Err: err}
+		}
+		if header != nil {
+			l.entry(line, &acc)
+		} else if header, err = l.header(line, row, opts.KeepCwd); err != nil {
+			return nil, err
+		}
+	}
+	if header == nil {
+		return nil, ErrNoHeader
+	}
+	row.FileSize = lines.consumed
+	acc.finish(header.Timestamp, st.ModTime())
+	return row, nil
+}
+
+// buffer returns the Lister's buffer, sized to a stream of size bytes
+// (plus one byte, to see its end in the same read; -1: unknown).
+func (l *Lister) buffer(size int64) []byte {
+	if size < 0 {
+		size = keptBufferBytes
+	}
+	want := int(min(max(size+1, minBufferBytes), keptBufferBytes))
+	if cap(l.buf) < want {
+		l.buf = make([]byte, want)
+	}
+	return l.buf[:cap(l.buf)]
+}
+
+// header reads a line before the header. It returns the header when the
+// line is one; nil and no error when Pi skips the line (white space, not
+// JSON, or JSON's null, false, 0 or ""); ErrNoHeader when Pi's listing
+// stops there (any other entry first); ErrOtherCwd when the header is of
+// a cwd that keepCwd (when set) refuses.
+func (l *Lister) header(line []byte, row *Listing, keepCwd func(string) bool) (*Header, error) {
+	l.skim = skim{}
+	if !l.skimmer.skim(line, &l.skim).OK() {
+		if skippedBeforeHeader(line) {
+			return nil, nil
+		}
+		return nil, ErrNoHeader
+	}
+	if EntryTypeOf(l.skim.Type) != TypeSession {
+		return nil, ErrNoHeader
+	}
+	var h Header
+	Unmarshal(line, &h) // validated above; mismatched types leave fields empty, as the index does
+	if keepCwd != nil && !keepCwd(h.Cwd) {
+		return nil, ErrOtherCwd
+	}
+	row.ID, row.Cwd, row.ParentSessionPath = h.ID, h.Cwd, h.ParentSession
+	return &h, nil
+}
+
+// skippedBeforeHeader reports whether Pi's listing passes over a line that
+// is not a JSON object when no header came yet: one JSON.parse refuses, or
+// a value that is falsy (null, false, 0, ""). Any other value (a number, a
+// string, an array, true) is an entry that is not a header.
+func skippedBeforeHeader(line []byte) bool {
+	v := bytes.Trim(line, " \t\r\n")
+	if len(v) == 0 || !validJSON(v) {
+		return true
+	}
+	switch v[0] {
+	case 'n', 'f':
+		return true
+	case '"':
+		return len(v) == 2
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		n, ok := numberValue(v)
+		return ok && n == 0
+	}
+	return false
+}
+
+// entry reads a line after the header into acc: only messages and
+// session_info entries change a Listing.
+func (l *Lister) entry(line []byte, acc *listingAccumulator) {
+	l.skim = skim{}
+	if !l.skimmer.skim(line, &l.skim).OK() {
+		return
+	}
+	acc.row.Entries++
+	s := &l.skim
+	switch EntryTypeOf(s.Type) {
+	case TypeMessage:
+		if s.Message == nil || s.Message[0] != '{' {
+			acc.addMessage(NoRole, nil, nil, "")
+			return
+		}
+		acc.addMessage(RoleOf(s.Msg.Role), s.Msg.Content, s.Msg.Timestamp, rawText(s.Timestamp))
+	case TypeSessionInfo:
+		var named struct {
+			Name *string `json:"name"`
+		}
+		Unmarshal(line, &named) // validated above; a name that is no string counts as none
+		acc.setName(named.Name)
+	}
+}
+
+// rawText is the text of a raw JSON string, "" for any other value. It
+// does not copy a string without escapes: the result lives as long as raw.
+func rawText(raw []byte) string {
+	inner, ok := textBytes(raw)
+	if !ok || len(inner) == 0 {
+		return ""
+	}
+	return unsafe.String(&inner[0], len(inner))
+}
+
+// lineReader cuts a stream into lines as the index's Scanner does: a
+// byte-order mark before the first line and a CR before a newline are not
+// part of a line, and a last line without a newline is a line. It reads
+// into one buffer, grown only for a line longer than it.
+type lineReader struct {
+	r          io.Reader
+	buf        []byte
+	start, end int   // the unread bytes: buf[start:end]
+	consumed   int64 // bytes of the stream returned as lines so far
+	eof        bool
+	first      bool // the first line was returned
+}
+
+// fill reads until the buffer is full or the stream ends.
+func (lr *lineReader) fill() error {
+	if lr.start > 0 {
+		lr.end = copy(lr.buf, lr.buf[lr.start:lr.end])
+		lr.start = 0
+	}
+	for lr.end < len(lr.buf) && !lr.eof {
+		n, err := lr.r.Read(lr.buf[lr.end:])
+		lr.end += n
+		switch {
+		case err == io.EOF:
+			lr.eof = true
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// pending returns up to n of the unread bytes.
+func (lr *lineReader) pending(n int) []byte {
+	return lr.buf[lr.start:min(lr.end, lr.start+n)]
+}
+
+// next returns the next line, valid until the next call, or io.EOF.
+func (lr *lineReader) next() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(lr.buf[lr.start:lr.end], '\n'); i >= 0 {
+			return lr.take(i, i+1), nil
+		}
+		if lr.eof {
+			if lr.start == lr.end {
+				return nil, io.EOF
+			}
+			n := lr.end - lr.start
+			return lr.take(n, n), nil
+		}
+		if lr.start == 0 && lr.end == len(lr.buf) {
+			if len(lr.buf) >= MaxLineBytes {
+				return nil, fmt.Errorf("line longer than %d bytes", MaxLineBytes)
+			}
+			grown := make([]byte, min(2*len(lr.buf), MaxLineBytes+1))
+			copy(grown, lr.buf[:lr.end])
+			lr.buf = grown
+		}
+		if err := lr.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// take returns the n bytes at the read position as a line, framing bytes
+// removed, and moves past length bytes.
+func (lr *lineReader) take(n, length int) []byte {
+	line := lr.buf[lr.start : lr.start+n]
+	lr.start += length
+	lr.consumed += int64(length)
+	if !lr.first {
+		lr.first = true
+		line = bytes.TrimPrefix(line, bom)
+	}
+	if n < length {
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+	}
+	return line
+}
