@@ -239,17 +239,18 @@ func rawText(raw []byte) string {
 	return unsafe.String(&inner[0], len(inner))
 }
 
-// lineReader cuts a stream into lines as the index's Scanner does: a
-// byte-order mark before the first line and a CR before a newline are not
-// part of a line, and a last line without a newline is a line. It reads
-// into one buffer, grown only for a line longer than it.
+// lineReader cuts a stream into lines as Pi's listing reads them (Node's
+// readline): a CR before a newline is not part of a line, and a last line
+// without a newline is a line. Unlike the index's Scanner it keeps a
+// byte-order mark: Pi's listing hands it to JSON.parse, which refuses the
+// line, so a file that starts with one is not listed. It reads into one
+// buffer, grown only for a line longer than it.
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
 	start, end int   // the unread bytes: buf[start:end]
 	consumed   int64 // bytes of the stream returned as lines so far
 	eof        bool
-	first      bool // the first line was returned
 }
 
 // fill reads until the buffer is full or the stream ends.
@@ -309,10 +310,6 @@ func (lr *lineReader) take(n, length int) []byte {
 	line := lr.buf[lr.start : lr.start+n]
 	lr.start += length
 	lr.consumed += int64(length)
-	if !lr.first {
-		lr.first = true
-		line = bytes.TrimPrefix(line, bom)
-	}
 	if n < length {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 	}

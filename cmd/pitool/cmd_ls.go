@@ -236,7 +236,7 @@ func noteUnlisted(e *env, path string, err error) *jsonl.NotSessionError {
 	switch {
 	case errors.Is(err, jsonl.ErrOtherCwd):
 	case errors.Is(err, jsonl.ErrNoHeader):
-		e.warningf("%s: skipped: no session header, so Pi cannot open it (pitool repair adds one)", path)
+		e.warningf("%s: skipped: its first entry is no session header, so Pi does not list it (pitool repair adds one)", path)
 	default:
 		e.warningf("%s: skipped: %s", path, strings.TrimPrefix(fileError(path, err), path+": "))
 	}
