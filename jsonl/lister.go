@@ -41,6 +41,21 @@ var ErrCompressed = errors.New("compressed session file")
 // ListOptions.KeepCwd refuses.
 var ErrOtherCwd = errors.New("session of another cwd")
 
+// UnlistedError is ListFile's answer for a session that Pi's listing reads
+// but drops: a line it reads throws a TypeError in buildSessionInfo (a
+// message entry without a message object, a user or assistant message whose
+// content is neither a string nor an array, a content block that is null, a
+// session name that is no string), and Pi leaves the whole file out.
+type UnlistedError struct {
+	Line   int    // 1-based
+	Reason string // what the line holds
+}
+
+// Error says what Pi makes of the file.
+func (e *UnlistedError) Error() string {
+	return fmt.Sprintf("line %d %s, on which Pi's listing fails, so Pi does not list it", e.Line, e.Reason)
+}
+
 // Buffer sizes: a file is read in one piece when it fits the largest
 // buffer kept between files; a line longer than the buffer grows it (to at
 // most MaxLineBytes), and a buffer grown past keptBufferBytes is dropped
@@ -132,7 +147,9 @@ func (l *Lister) list(r io.Reader, size int64, path string, st os.FileInfo, opts
 			return nil, &PosError{File: path, Err: err}
 		}
 		if header != nil {
-			l.entry(line, &acc)
+			if reason := l.entry(line, &acc); reason != "" {
+				return nil, &UnlistedError{Line: lines.num, Reason: reason}
+			}
 		} else if header, err = l.header(line, row, opts.KeepCwd); err != nil {
 			return nil, err
 		}
@@ -205,28 +222,70 @@ func skippedBeforeHeader(line []byte) bool {
 }
 
 // entry reads a line after the header into acc: only messages and
-// session_info entries change a Listing.
-func (l *Lister) entry(line []byte, acc *listingAccumulator) {
+// session_info entries change a Listing. It returns why Pi's listing fails
+// on the line, or "".
+func (l *Lister) entry(line []byte, acc *listingAccumulator) string {
 	l.skim = skim{}
 	if !l.skimmer.skim(line, &l.skim).OK() {
-		return
+		return ""
 	}
 	acc.row.Entries++
 	s := &l.skim
 	switch EntryTypeOf(s.Type) {
 	case TypeMessage:
-		if s.Message == nil || s.Message[0] != '{' {
-			acc.addMessage(NoRole, nil, nil, "")
-			return
+		if s.Message == nil || IsNull(s.Message) {
+			return `is a message entry whose "message" is null or absent`
 		}
-		acc.addMessage(RoleOf(s.Msg.Role), s.Msg.Content, s.Msg.Timestamp, rawText(s.Timestamp))
+		if s.Message[0] != '{' {
+			acc.addMessage(NoRole, nil, nil, "")
+			return ""
+		}
+		role := RoleOf(s.Msg.Role)
+		if reason := unlistedContent(role, s.Msg.Content); reason != "" {
+			return reason
+		}
+		acc.addMessage(role, s.Msg.Content, s.Msg.Timestamp, rawText(s.Timestamp))
 	case TypeSessionInfo:
 		var named struct {
-			Name *string `json:"name"`
+			Name RawMessage `json:"name"`
 		}
-		Unmarshal(line, &named) // validated above; a name that is no string counts as none
-		acc.setName(named.Name)
+		Unmarshal(line, &named) // validated above
+		if len(named.Name) == 0 || IsNull(named.Name) {
+			acc.setName(nil)
+			return ""
+		}
+		name, ok := DecodeString(named.Name)
+		if !ok {
+			return "has a session name that is not a string"
+		}
+		acc.setName(&name)
 	}
+	return ""
+}
+
+// unlistedContent says why Pi's extractTextContent fails on the content of
+// a message of role, or "": it reads a user or assistant message's content
+// as a string or an array of blocks, and a null block throws.
+func unlistedContent(role Role, content []byte) string {
+	if (role != UserRole && role != AssistantRole) || len(content) == 0 || content[0] == '"' {
+		return ""
+	}
+	if content[0] != '[' {
+		return "has a message of role " + role.String() + " whose content is neither text nor a list of blocks"
+	}
+	if !bytes.Contains(content, []byte("null")) {
+		return "" // the common case, without parsing the blocks
+	}
+	blocks, err := ParseArray(content)
+	if err != nil {
+		return ""
+	}
+	for _, b := range blocks {
+		if IsNull(b) {
+			return "has a message of role " + role.String() + " with a null content block"
+		}
+	}
+	return ""
 }
 
 // rawText is the text of a raw JSON string, "" for any other value. It
@@ -250,6 +309,7 @@ type lineReader struct {
 	buf        []byte
 	start, end int   // the unread bytes: buf[start:end]
 	consumed   int64 // bytes of the stream returned as lines so far
+	num        int   // lines returned so far
 	eof        bool
 }
 
@@ -310,6 +370,7 @@ func (lr *lineReader) take(n, length int) []byte {
 	line := lr.buf[lr.start : lr.start+n]
 	lr.start += length
 	lr.consumed += int64(length)
+	lr.num++
 	if n < length {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 	}

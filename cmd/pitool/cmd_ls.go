@@ -233,7 +233,10 @@ func noteUnlisted(e *env, path string, err error) *jsonl.NotSessionError {
 		noteSkipped(e, ns)
 		return ns
 	}
+	var unlisted *jsonl.UnlistedError
 	switch {
+	case errors.As(err, &unlisted):
+		e.warningf("%s: skipped: %v", path, unlisted)
 	case errors.Is(err, jsonl.ErrOtherCwd):
 	case errors.Is(err, jsonl.ErrNoHeader):
 		e.warningf("%s: skipped: its first entry is no session header, so Pi does not list it (pitool repair adds one)", path)
