@@ -85,11 +85,12 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 		return nil, &PosError{File: path, Err: fmt.Errorf("is a directory")}
 	}
 	defer l.release()
-	r, size, err := l.plainStream(path, f, st.Size(), opts)
+	lines, err := l.open(path, f, st.Size(), opts)
 	if err != nil {
 		return nil, err
 	}
-	return l.list(r, size, path, st, opts)
+	defer func() { l.buf = lines.buf }()
+	return l.list(lines, path, st, opts)
 }
 
 // release drops a buffer that one long line grew past what is kept.
@@ -100,40 +101,41 @@ func (l *Lister) release() {
 	l.skimmer.closers = l.skimmer.closers[:0]
 }
 
-// plainStream returns the file's decompressed bytes and their size, -1
-// when unknown: the file itself when it is plain, else (with
+// open returns the lines of the file f (size bytes on disk), with its
+// first bytes read: the file itself when it is plain, else (with
 // opts.Compressed) its inflated stream, through the same decompression
-// limits as Open.
-func (l *Lister) plainStream(path string, f *os.File, size int64, opts ListOptions) (io.Reader, int64, error) {
-	var magic [4]byte
-	n, err := io.ReadFull(f, magic[:])
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, 0, err
-	}
-	head := io.MultiReader(bytes.NewReader(magic[:n]), f)
-	if !bytes.HasPrefix(magic[:n], gzipMagic) && !bytes.HasPrefix(magic[:n], zstdMagic) {
-		return head, size, nil
-	}
-	if !opts.Compressed {
-		return nil, 0, ErrCompressed
-	}
-	src, err := newSource(path, io.NopCloser(head), size)
-	if err != nil {
-		return nil, 0, err
-	}
-	return src.Reader(), -1, nil
-}
-
-// list reads the stream r (size bytes, -1 when unknown) of the file path
-// (st its file) to its Listing.
-func (l *Lister) list(r io.Reader, size int64, path string, st os.FileInfo, opts ListOptions) (*Listing, error) {
-	lines := lineReader{r: r, buf: l.buffer(size)}
-	defer func() { l.buf = lines.buf }()
+// limits as Open. A plain file is read up to the size it had when opened.
+func (l *Lister) open(path string, f *os.File, size int64, opts ListOptions) (*lineReader, error) {
+	lines := &lineReader{r: f, buf: l.buffer(size), left: size}
 	if err := lines.fill(); err != nil {
 		return nil, &PosError{File: path, Err: err}
 	}
-	if reason := judgeSession(lines.pending(SniffBytes), lines.eof); reason != "" {
-		return nil, &NotSessionError{File: path, Reason: reason}
+	head := lines.pending(len(zstdMagic))
+	if !bytes.HasPrefix(head, gzipMagic) && !bytes.HasPrefix(head, zstdMagic) {
+		return lines, nil
+	}
+	if !opts.Compressed {
+		return nil, ErrCompressed
+	}
+	read := bytes.Clone(lines.pending(lines.end))
+	src, err := newSource(path, io.NopCloser(io.MultiReader(bytes.NewReader(read), f)), size)
+	if err != nil {
+		return nil, err
+	}
+	inflated := &lineReader{r: src.Reader(), buf: l.buffer(-1), left: -1}
+	if err := inflated.fill(); err != nil {
+		return nil, &PosError{File: path, Err: err}
+	}
+	return inflated, nil
+}
+
+// list reads the Listing of the file path (st its file) from lines, whose
+// first bytes are read.
+func (l *Lister) list(lines *lineReader, path string, st os.FileInfo, opts ListOptions) (*Listing, error) {
+	if !l.startsWithHeader(lines) {
+		if reason := judgeSession(lines.pending(SniffBytes), lines.eof); reason != "" {
+			return nil, &NotSessionError{File: path, Reason: reason}
+		}
 	}
 	row := &Listing{Path: path}
 	acc := listingAccumulator{row: row}
@@ -160,6 +162,21 @@ func (l *Lister) list(r io.Reader, size int64, path string, st os.FileInfo, opts
 	row.FileSize = lines.consumed
 	acc.finish(header.Timestamp, st.ModTime())
 	return row, nil
+}
+
+// startsWithHeader reports whether the first line read is a session
+// header, which settles the session check (judgeSession) at once.
+func (l *Lister) startsWithHeader(lines *lineReader) bool {
+	head := lines.pending(lines.end)
+	i := bytes.IndexByte(head, '\n')
+	if i < 0 {
+		if !lines.eof {
+			return false
+		}
+		i = len(head)
+	}
+	l.skim = skim{}
+	return l.skimmer.skim(bytes.TrimSuffix(head[:i], []byte{'\r'}), &l.skim).OK() && EntryTypeOf(l.skim.Type) == TypeSession
 }
 
 // buffer returns the Lister's buffer, sized to a stream of size bytes
@@ -308,6 +325,7 @@ type lineReader struct {
 	r          io.Reader
 	buf        []byte
 	start, end int   // the unread bytes: buf[start:end]
+	left       int64 // bytes still to read before the end, -1 when unknown
 	consumed   int64 // bytes of the stream returned as lines so far
 	num        int   // lines returned so far
 	eof        bool
@@ -322,8 +340,11 @@ func (lr *lineReader) fill() error {
 	for lr.end < len(lr.buf) && !lr.eof {
 		n, err := lr.r.Read(lr.buf[lr.end:])
 		lr.end += n
+		if lr.left >= 0 {
+			lr.left -= int64(n)
+		}
 		switch {
-		case err == io.EOF:
+		case err == io.EOF, lr.left == 0: // a plain file: no read to learn it ended
 			lr.eof = true
 		case err != nil:
 			return err
