@@ -3,10 +3,10 @@ package jsonl
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
-
-	json "github.com/goccy/go-json"
+	"unsafe"
 )
 
 // Listing is one row of Pi's /resume list: what SessionManager.listAll
@@ -211,14 +211,15 @@ func (a *listingAccumulator) noteActivity(msgTime RawMessage, entryTime string) 
 	a.lastActivity = math.Max(a.lastActivity, ms)
 }
 
-// numberValue reads a raw JSON value that is a number, as JSON.parse reads it;
-// ok is false for any other value (or none).
+// numberValue reads a raw JSON value that is a number, as JSON.parse reads
+// it; ok is false for any other value (or none), and for a number beyond
+// float64.
 func numberValue(raw RawMessage) (float64, bool) {
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		return 0, false
 	}
-	var ms float64
-	return ms, json.Unmarshal(raw, &ms) == nil
+	n, err := strconv.ParseFloat(unsafe.String(&raw[0], len(raw)), 64)
+	return n, err == nil
 }
 
 // finish settles the name, first message and Pi's "created" and "modified".
