@@ -60,6 +60,9 @@ func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
+	if len(files) == 0 {
+		return noFilesError([]string{path})
+	}
 	type result struct {
 		info *jsonl.Info
 		err  error
