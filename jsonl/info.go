@@ -218,8 +218,28 @@ func numberValue(raw RawMessage) (float64, bool) {
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		return 0, false
 	}
+	if n, ok := smallInteger(raw); ok {
+		return n, true
+	}
 	n, err := strconv.ParseFloat(unsafe.String(&raw[0], len(raw)), 64)
 	return n, err == nil
+}
+
+// smallInteger reads a number of at most 15 digits and nothing else
+// (milliseconds since 1970, as Pi writes them), exactly, without
+// strconv's general parse.
+func smallInteger(raw []byte) (float64, bool) {
+	if len(raw) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return float64(n), true
 }
 
 // finish settles the name, first message and Pi's "created" and "modified".

@@ -258,7 +258,7 @@ func (l *Lister) entry(line []byte, acc *listingAccumulator) string {
 			return ""
 		}
 		role := RoleOf(s.Msg.Role)
-		if reason := unlistedContent(role, s.Msg.Content); reason != "" {
+		if reason := l.unlistedContent(line, role, s.Msg.Content); reason != "" {
 			return reason
 		}
 		acc.addMessage(role, s.Msg.Content, s.Msg.Timestamp, rawText(s.Timestamp))
@@ -281,28 +281,38 @@ func (l *Lister) entry(line []byte, acc *listingAccumulator) string {
 }
 
 // unlistedContent says why Pi's extractTextContent fails on the content of
-// a message of role, or "": it reads a user or assistant message's content
-// as a string or an array of blocks, and a null block throws.
-func unlistedContent(role Role, content []byte) string {
+// a message of role in line (content is a slice of line, which the
+// skimmer parsed last), or "": it reads a user or assistant message's
+// content as a string or an array of blocks, and a null block throws.
+func (l *Lister) unlistedContent(line []byte, role Role, content []byte) string {
 	if (role != UserRole && role != AssistantRole) || len(content) == 0 || content[0] == '"' {
 		return ""
 	}
 	if content[0] != '[' {
 		return "has a message of role " + role.String() + " whose content is neither text nor a list of blocks"
 	}
-	if !bytes.Contains(content, []byte("null")) {
-		return "" // the common case, without parsing the blocks
-	}
-	blocks, err := ParseArray(content)
-	if err != nil {
-		return ""
-	}
-	for _, b := range blocks {
-		if IsNull(b) {
-			return "has a message of role " + role.String() + " with a null content block"
-		}
+	if l.skimmer.nullElement(line, cap(line)-cap(content)) {
+		return "has a message of role " + role.String() + " with a null content block"
 	}
 	return ""
+}
+
+// nullElement reports whether the array at b[at], which parsed with the
+// string map of b built, has a null element. It steps over the elements
+// (strings by the map) without looking into them.
+func (ls *lineSkimmer) nullElement(b []byte, at int) bool {
+	p := skimmer{b: b, ls: ls, delims: ls.strings.delims}
+	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element
+		if b[i] == 'n' {
+			return true
+		}
+		p.i = i
+		p.value()
+		if i = skipSpace(b, p.i); b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	return false
 }
 
 // rawText is the text of a raw JSON string, "" for any other value. It
