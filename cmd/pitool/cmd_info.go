@@ -56,7 +56,7 @@ func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
 		}
 		return printInfo(e, info, asJSON)
 	}
-	files, err := sessionfiles.ExpandMatching([]string{path}, sessionfiles.Match{Name: sessionfiles.IsSessionName, EveryPath: true})
+	files, err := sessionfiles.ExpandEveryPath([]string{path})
 	if err != nil {
 		return err
 	}

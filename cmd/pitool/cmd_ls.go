@@ -188,7 +188,7 @@ type lsResult struct {
 // Pi's order: file name descending), and the files that are not sessions.
 // Archived sessions are left out (and counted on stderr) unless opts.all.
 func listSessions(c *cli.Context, e *env, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
-	files, err := sessionfiles.ExpandMatching([]string{dir}, sessionfiles.Match{Name: sessionfiles.IsSessionName, EveryPath: true})
+	files, err := sessionfiles.ExpandEveryPath([]string{dir})
 	if err != nil {
 		return nil, nil, err
 	}

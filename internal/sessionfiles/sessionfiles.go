@@ -71,6 +71,13 @@ func Expand(paths []string) ([]File, error) {
 	return ExpandMatching(paths, Match{Name: IsSessionName})
 }
 
+// ExpandEveryPath is Expand listing a file reached by several paths under
+// each of them (Match.EveryPath), as Pi's /resume lists them: for commands
+// that only read.
+func ExpandEveryPath(paths []string) ([]File, error) {
+	return ExpandMatching(paths, Match{Name: IsSessionName, EveryPath: true})
+}
+
 // Match says which files a folder search lists. Name matches a file by its
 // name; Sniff, when set, also lists a regular file whose name does not match
 // but whose content does. Neither is asked to open anything but a regular
