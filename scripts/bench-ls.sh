@@ -8,8 +8,8 @@
 # sessions of 25 MiB, 5.2 GB in all) are generated with bench/cmd/gensession when absent
 # (about 20 minutes for both on a loaded 2-core machine; reruns reuse them). Every file is
 # read once before timing, so both tools read from the page cache. Each tool then lists each
-# folder ROUNDS times; the table gives the median wall time and the largest peak RSS (GNU
-# /usr/bin/time), pitool's speed-up, and whether pitool ls --json and pi-ref ls give the same
+# folder ROUNDS times; the table gives the median wall and CPU (user + system) times and the
+# largest peak RSS (GNU /usr/bin/time), pitool's speed-up in both, and whether pitool ls --json and pi-ref ls give the same
 # rows (id, cwd, name, parent, created, modified, message count, first message, path) in the
 # same order.
 #
@@ -69,19 +69,21 @@ generate_big() {
 }
 
 # measure NAME CMD...: runs CMD ROUNDS times with stdout to $tmp/NAME.out; prints
-# "MEDIAN_SECONDS MAX_RSS_KB", or "failed".
+# "MEDIAN_WALL_SECONDS MAX_RSS_KB MEDIAN_CPU_SECONDS" (CPU: user + system), or "failed".
 measure() {
 	local name=$1 r
 	shift
 	: >"$tmp/$name.times"
 	for ((r = 0; r < rounds; r++)); do
-		if ! "$timer" -f '%e %M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.log"; then
+		if ! "$timer" -f '%e %M %U %S' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.log"; then
 			echo failed
 			return
 		fi
 		tail -1 "$tmp/$name.time" >>"$tmp/$name.times"
 	done
-	sort -n "$tmp/$name.times" | awk -v n="$rounds" '{t[NR]=$1; if ($2>m) m=$2} END {print t[int((n+1)/2)], m}'
+	awk '{print $1, $2, $3 + $4}' "$tmp/$name.times" | sort -n -k3 | awk '{print $3}' >"$tmp/$name.cpu"
+	sort -n "$tmp/$name.times" | awk -v n="$rounds" -v cpu="$(awk -v n="$rounds" 'NR == int((n+1)/2)' "$tmp/$name.cpu")" \
+		'{t[NR]=$1; if ($2>m) m=$2} END {print t[int((n+1)/2)], m, cpu}'
 }
 
 # same_rows PITOOL_JSON PI_JSON: "yes (N rows)" when the rows agree field by field and in order.
@@ -102,6 +104,12 @@ else:
 EOF
 }
 
+# ratios REF MEASURED: pi-ref's wall and CPU time over the other's, "W× | C×".
+ratios() {
+	awk -v r="$1" -v m="$2" 'BEGIN { split(r, a, " "); split(m, b, " ")
+		if (b[1] > 0 && b[3] > 0) printf "%.1f× | %.1f×", a[1] / b[1], a[3] / b[3]; else print "- | -" }'
+}
+
 run_folder() {
 	local label=$1 dir=$2 files bytes ref pit before ratio
 	files=$(find "$dir" -name '*.jsonl' | wc -l)
@@ -110,18 +118,16 @@ run_folder() {
 	note "$label: $files files, $bytes bytes"
 	ref=$(measure "$label-ref" "$pi_ref" ls "$dir")
 	pit=$(measure "$label-pitool" "$tmp/pitool" ls --json "$dir")
-	ratio=$(awk -v a="${ref% *}" -v b="${pit% *}" 'BEGIN { if (b > 0) printf "%.1f×", a / b; else print "-" }')
-	printf '| %s | %s files, %.2f GB | pi-ref ls | %s s | %s KB | | |\n' "$label" "$files" "$(awk -v b="$bytes" 'BEGIN{print b/1e9}')" ${ref}
-	printf '| | | pitool ls --json | %s s | %s KB | %s | %s |\n' ${pit} "$ratio" "$(same_rows "$tmp/$label-pitool.out" "$tmp/$label-ref.out")"
+	printf '| %s | %s files, %.2f GB | pi-ref ls | %s s | %s KB | %s s | | | |\n' "$label" "$files" "$(awk -v b="$bytes" 'BEGIN{print b/1e9}')" ${ref}
+	printf '| | | pitool ls --json | %s s | %s KB | %s s | %s | %s |\n' ${pit} "$(ratios "$ref" "$pit")" "$(same_rows "$tmp/$label-pitool.out" "$tmp/$label-ref.out")"
 	if [[ -n ${BEFORE:-} ]]; then
 		before=$(measure "$label-before" "$BEFORE" ls --json "$dir")
-		ratio=$(awk -v a="${ref% *}" -v b="${before% *}" 'BEGIN { if (b > 0) printf "%.1f×", a / b; else print "-" }')
-		printf '| | | before: %s | %s s | %s KB | %s | %s |\n' "$(basename "$BEFORE")" ${before} "$ratio" "$(same_rows "$tmp/$label-before.out" "$tmp/$label-ref.out")"
+		printf '| | | before: %s | %s s | %s KB | %s s | %s | %s |\n' "$(basename "$BEFORE")" ${before} "$(ratios "$ref" "$before")" "$(same_rows "$tmp/$label-before.out" "$tmp/$label-ref.out")"
 	fi
 }
 
-echo "| folder | size | command | wall (median of $rounds) | peak RSS | vs pi-ref | rows equal to Pi's |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| folder | size | command | wall (median of $rounds) | peak RSS | CPU (user+sys) | wall vs pi-ref | CPU vs pi-ref | rows equal to Pi's |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 if [[ ${ONLY:-tiny} == tiny ]]; then
 	generate_tiny
 	run_folder tiny10k "$data/tiny10k"

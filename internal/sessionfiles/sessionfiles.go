@@ -256,14 +256,19 @@ func realPath(path string) (string, error) {
 	return filepath.Abs(real)
 }
 
-// file lists a session file once, preferring a path inside the root.
+// file lists a session file once, preferring a path inside the root; with
+// EveryPath, under every path, without a stat to know it again.
 func (w *walker) file(path string, outside bool) error {
+	if w.match.EveryPath {
+		w.out = append(w.out, File{Path: path, Outside: outside})
+		return nil
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
 	key, ok := keyOf(info)
-	if i, seen := w.files[key]; ok && seen && !w.match.EveryPath {
+	if i, seen := w.files[key]; ok && seen {
 		if w.out[i].Outside && !outside {
 			w.out[i] = File{Path: path}
 		}
