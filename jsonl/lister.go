@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"unsafe"
 )
 
@@ -84,12 +85,40 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 	if st.IsDir() {
 		return nil, &PosError{File: path, Err: fmt.Errorf("is a directory")}
 	}
+	if m, ok := mapForScan(f); ok {
+		if !bytes.HasPrefix(m.data, gzipMagic) && !bytes.HasPrefix(m.data, zstdMagic) {
+			defer m.close()
+			return l.listMapped(m, path, st, opts)
+		}
+		m.close() // compressed: read as a stream below
+	}
 	defer l.release()
 	lines, err := l.open(path, f, st.Size(), opts)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { l.buf = lines.buf }()
+	return l.list(lines, path, st, opts)
+}
+
+// listMapped lists a plain file mapped into memory (one of at least
+// mapMinBytes): its lines are read in place, without a copy, and the pages
+// read are dropped as the pass moves on, as the index's mapped pass does.
+// A file truncated while it is mapped makes the next access fault; the
+// fault becomes an error instead of a crash.
+func (l *Lister) listMapped(m *mapping, path string, st os.FileInfo, opts ListOptions) (row *Listing, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if _, fault := r.(interface{ Addr() uintptr }); !fault {
+			panic(r)
+		}
+		err = &PosError{File: path, Err: fmt.Errorf("the file changed while it was read: %v", r)}
+	}()
+	lines := &lineReader{buf: m.data, end: len(m.data), eof: true, left: -1, mapped: m}
 	return l.list(lines, path, st, opts)
 }
 
@@ -334,10 +363,11 @@ func rawText(raw []byte) string {
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
-	start, end int   // the unread bytes: buf[start:end]
-	left       int64 // bytes still to read before the end, -1 when unknown
-	consumed   int64 // bytes of the stream returned as lines so far
-	num        int   // lines returned so far
+	start, end int      // the unread bytes: buf[start:end]
+	left       int64    // bytes still to read before the end, -1 when unknown
+	mapped     *mapping // buf maps the whole file: its pages are dropped as lines are read
+	consumed   int64    // bytes of the stream returned as lines so far
+	num        int      // lines returned so far
 	eof        bool
 }
 
@@ -402,6 +432,9 @@ func (lr *lineReader) take(n, length int) []byte {
 	lr.start += length
 	lr.consumed += int64(length)
 	lr.num++
+	if lr.mapped != nil {
+		lr.mapped.release(lr.start)
+	}
 	if n < length {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 	}
