@@ -3,33 +3,46 @@ package jsonl
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
-
-	json "github.com/goccy/go-json"
+	"unsafe"
 )
+
+// Listing is one row of Pi's /resume list: what SessionManager.listAll
+// reads of a session (header, name, message count, first message, last
+// activity), plus the file's size and entry count, which cost nothing more.
+type Listing struct {
+	ID                string  `json:"id"`
+	Cwd               string  `json:"cwd"`
+	Name              string  `json:"name,omitempty"`
+	ParentSessionPath string  `json:"parentSessionPath,omitempty"`
+	Created           *string `json:"created"`
+	Modified          string  `json:"modified"`
+	MessageCount      int     `json:"messageCount"`
+	FirstMessage      string  `json:"firstMessage"`
+	Path              string  `json:"path"`
+	FileSize          int64   `json:"fileSize"`
+	Entries           int     `json:"entries"`
+}
+
+// Details are what pitool adds to a Listing, which need the index and the
+// context's token estimate: leaves, tokens, cost and models.
+type Details struct {
+	Leaves        int      `json:"leaves"`
+	ContextTokens int      `json:"contextTokens"`
+	Tokens        Usage    `json:"tokens"`
+	Cost          float64  `json:"cost"`
+	Models        []string `json:"models"`
+	HasHeader     bool     `json:"hasHeader"`
+	Version       int      `json:"version"`
+}
 
 // Info summarises a session the way Pi's /resume list does, plus totals
 // pitool adds: leaves, tokens, cost and models.
 type Info struct {
-	ID                string   `json:"id"`
-	Cwd               string   `json:"cwd"`
-	Name              string   `json:"name,omitempty"`
-	ParentSessionPath string   `json:"parentSessionPath,omitempty"`
-	Created           *string  `json:"created"`
-	Modified          string   `json:"modified"`
-	MessageCount      int      `json:"messageCount"`
-	FirstMessage      string   `json:"firstMessage"`
-	Path              string   `json:"path"`
-	FileSize          int64    `json:"fileSize"`
-	Entries           int      `json:"entries"`
-	Leaves            int      `json:"leaves"`
-	ContextTokens     int      `json:"contextTokens"`
-	Tokens            Usage    `json:"tokens"`
-	Cost              float64  `json:"cost"`
-	Models            []string `json:"models"`
-	HasHeader         bool     `json:"hasHeader"`
-	Version           int      `json:"version"`
+	Listing
+	Details
 }
 
 // infoSkim is what Info reads of each message, usage and session_info entry.
@@ -52,15 +65,16 @@ type infoMessage struct {
 // session's summary. modTime is the file's modification time, Pi's last resort
 // for "modified" (rounded to the millisecond as Node rounds it).
 func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
-	in := &Info{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
-		FileSize: ix.Bytes, Entries: ix.Len(), Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}
-	acc := infoAccumulator{info: in, models: map[string]bool{}}
+	in := &Info{Listing: Listing{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
+		FileSize: ix.Bytes, Entries: ix.Len()}, Details: Details{Leaves: len(ix.Leaves()), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}}
+	acc := infoAccumulator{listing: listingAccumulator{row: &in.Listing}, details: &in.Details, models: map[string]bool{}}
 	for i := 0; i < ix.Len(); i++ {
 		if err := acc.add(ix, i); err != nil {
 			return nil, err
 		}
 	}
-	acc.finish(ix.Header.Timestamp, modTime)
+	acc.listing.finish(ix.Header.Timestamp, modTime)
+	sort.Strings(in.Models)
 	return in, ix.addContextTokens(in)
 }
 
@@ -78,11 +92,12 @@ func (ix *Index) addContextTokens(in *Info) error {
 	return err
 }
 
+// infoAccumulator gathers an Info from the index's entries: the Listing,
+// then the Details.
 type infoAccumulator struct {
-	info         *Info
-	models       map[string]bool
-	lastActivity float64
-	name         string
+	listing listingAccumulator
+	details *Details
+	models  map[string]bool
 }
 
 func (a *infoAccumulator) add(ix *Index, i int) error {
@@ -99,10 +114,7 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 	a.addCharge(t, &s)
 	switch t {
 	case TypeSessionInfo:
-		a.name = ""
-		if s.Name != nil {
-			a.name = strings.TrimSpace(*s.Name)
-		}
+		a.listing.setName(s.Name)
 	case TypeModelChange:
 		a.addModel(s.Provider, s.ModelID)
 	case TypeMessage:
@@ -112,33 +124,16 @@ func (a *infoAccumulator) add(ix *Index, i int) error {
 }
 
 func (a *infoAccumulator) addMessage(s *infoSkim) {
-	a.info.MessageCount++
 	m := s.Message
-	if m == nil || (m.Role != RoleUser && m.Role != RoleAssistant) {
+	if m == nil {
+		a.listing.addMessage(NoRole, nil, nil, s.Timestamp)
 		return
 	}
-	if m.Role == RoleAssistant {
+	role := parseRole([]byte(m.Role))
+	if role == AssistantRole {
 		a.addModel(m.Provider, m.Model)
 	}
-	if m.Content == nil {
-		return
-	}
-	a.noteActivity(m.Timestamp, s.Timestamp)
-	if text := ExtractText(m.Content); text != "" && a.info.FirstMessage == "" && m.Role == RoleUser {
-		a.info.FirstMessage = text
-	}
-}
-
-func (a *infoAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
-	var ms float64
-	if err := json.Unmarshal(msgTime, &ms); err != nil {
-		t, ok := ParseTimestamp(entryTime)
-		if !ok {
-			return
-		}
-		ms = float64(t.UnixMilli())
-	}
-	a.lastActivity = math.Max(a.lastActivity, ms)
+	a.listing.addMessage(role, m.Content, m.Timestamp, s.Timestamp)
 }
 
 // addCharge adds what the entry adds to the totals under Pi's rule (Charges).
@@ -148,8 +143,8 @@ func (a *infoAccumulator) addCharge(t EntryType, s *infoSkim) {
 		m = &s.Message.usageMessage
 	}
 	if c, ok := chargeOf(t, &s.usageTop, m); ok {
-		a.info.Tokens.Add(c.Usage)
-		a.info.Cost += c.Usage.CostTotal()
+		a.details.Tokens.Add(c.Usage)
+		a.details.Cost += c.Usage.CostTotal()
 	}
 }
 
@@ -160,15 +155,91 @@ func (a *infoAccumulator) addModel(provider, model string) {
 	key := provider + "/" + model
 	if !a.models[key] {
 		a.models[key] = true
-		a.info.Models = append(a.info.Models, key)
+		a.details.Models = append(a.details.Models, key)
 	}
 }
 
+// listingAccumulator gathers a Listing from a session's entries, as Pi's
+// buildSessionInfo does: the latest name, the message count, the first
+// user text and the last activity. The index (Info) and the byte scan
+// (Lister) both feed it, so the two agree by construction.
+type listingAccumulator struct {
+	row          *Listing
+	lastActivity float64
+	name         string
+}
+
+// setName takes a session_info entry's name: the latest one counts, and an
+// absent or blank one clears it.
+func (a *listingAccumulator) setName(name *string) {
+	a.name = ""
+	if name != nil {
+		a.name = strings.TrimSpace(*name)
+	}
+}
+
+// addMessage counts a message entry. Only a user or assistant message with
+// content counts as activity; its time is the message's numeric
+// "timestamp", else the entry's. content is the raw "content" (nil when
+// absent); the text of the first user message with any is Pi's first message.
+func (a *listingAccumulator) addMessage(role Role, content, msgTime RawMessage, entryTime string) {
+	a.row.MessageCount++
+	if (role != UserRole && role != AssistantRole) || content == nil {
+		return
+	}
+	a.noteActivity(msgTime, entryTime)
+	if role == UserRole && a.row.FirstMessage == "" {
+		a.row.FirstMessage = ExtractText(content)
+	}
+}
+
+func (a *listingAccumulator) noteActivity(msgTime RawMessage, entryTime string) {
+	ms, ok := numberValue(msgTime)
+	if !ok {
+		t, ok := ParseTimestamp(entryTime)
+		if !ok {
+			return
+		}
+		ms = float64(t.UnixMilli())
+	}
+	a.lastActivity = math.Max(a.lastActivity, ms)
+}
+
+// numberValue reads a raw JSON value that is a number, as JSON.parse reads
+// it; ok is false for any other value (or none), and for a number beyond
+// float64.
+func numberValue(raw RawMessage) (float64, bool) {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	if n, ok := smallInteger(raw); ok {
+		return n, true
+	}
+	n, err := strconv.ParseFloat(unsafe.String(&raw[0], len(raw)), 64)
+	return n, err == nil
+}
+
+// smallInteger reads a number of at most 15 digits and nothing else
+// (milliseconds since 1970, as Pi writes them), exactly, without
+// strconv's general parse.
+func smallInteger(raw []byte) (float64, bool) {
+	if len(raw) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return float64(n), true
+}
+
 // finish settles the name, first message and Pi's "created" and "modified".
-func (a *infoAccumulator) finish(headerTime string, modTime time.Time) {
-	in := a.info
+func (a *listingAccumulator) finish(headerTime string, modTime time.Time) {
+	in := a.row
 	in.Name = a.name
-	sort.Strings(in.Models)
 	if in.FirstMessage == "" {
 		in.FirstMessage = "(no messages)"
 	}

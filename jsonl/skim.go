@@ -96,6 +96,7 @@ type MessageFields struct {
 	Role, Content        []byte
 	ToolCallID, ToolName []byte // a tool result's
 	StopReason           []byte // an assistant message's
+	Timestamp            []byte // the message's own "timestamp" (Pi's listing prefers it)
 	// ToolCalls are the tool call blocks of an assistant message's content
 	// array, in order (Reader only; the index's skim leaves them out).
 	ToolCalls []RawToolCall
@@ -500,6 +501,8 @@ func (m *MessageFields) keep(key, raw []byte) {
 		m.ToolName = raw
 	case `"stopReason"`:
 		m.StopReason = raw
+	case `"timestamp"`:
+		m.Timestamp = raw
 	}
 }
 

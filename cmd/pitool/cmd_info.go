@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
@@ -17,29 +18,85 @@ func infoCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "info",
 		Usage:     "summarise sessions: id, name, cwd, dates, messages, leaves, tokens, cost, models",
-		ArgsUsage: "FILE…",
+		ArgsUsage: "FILE|DIR…",
 		Description: `For each session prints what Pi's /resume list knows (id, name, cwd, created,
 modified, message count, first message, parent session) and what pitool adds:
 file size, entries, leaves, the context tokens at the active leaf, token and
 cost totals as Pi's /session counts them (see pitool stats), and the models used.
 
+A DIR is searched recursively for session files, as ls searches it: one block
+per session, in path order, read in parallel. A file in it that is not a Pi
+session or cannot be read is skipped with a warning on stderr (and, when it is
+not a Pi session, a row {"file", "skipped"} in --json).
+
 --json prints one JSON object per file, one per line.`,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("info takes at least one FILE")
+				return usagef("info takes at least one FILE or DIR")
 			}
-			for _, file := range c.Args().Slice() {
+			for _, path := range c.Args().Slice() {
 				if err := c.Context.Err(); err != nil {
 					return err
 				}
-				if err := printInfo(e, file, c.Bool("json")); err != nil {
+				if err := printInfoPath(c, e, path, c.Bool("json")); err != nil {
 					return err
 				}
 			}
 			return nil
 		},
 	}
+}
+
+// printInfoPath prints the info of a file, or of every session in a folder.
+func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		info, err := sessionInfo(e, path)
+		if err != nil {
+			return err
+		}
+		return printInfo(e, info, asJSON)
+	}
+	files, err := sessionfiles.ExpandEveryPath([]string{path})
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return noFilesError([]string{path})
+	}
+	type result struct {
+		info *jsonl.Info
+		err  error
+	}
+	results := make([]result, len(files))
+	quiet := *e // per-file damage notes would drown the blocks; unreadable files get one line below
+	quiet.stderr = io.Discard
+	err = eachInParallel(c.Context, len(files), func() func(i int) {
+		return func(i int) {
+			if ns := files[i].NotRegular(); ns != nil {
+				results[i].err = ns
+				return
+			}
+			results[i].info, results[i].err = sessionInfo(&quiet, files[i].Path)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for i, r := range results {
+		if r.err != nil {
+			if ns := noteUnlisted(e, files[i].Path, r.err); ns != nil && asJSON {
+				if err := printJSONRow(e, skippedJSON(ns)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := printInfo(e, r.info, asJSON); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sessionInfo indexes one file and summarises it.
@@ -56,19 +113,20 @@ func sessionInfo(e *env, file string) (*jsonl.Info, error) {
 	return info, err
 }
 
-func printInfo(e *env, file string, asJSON bool) error {
-	info, err := sessionInfo(e, file)
+func printInfo(e *env, info *jsonl.Info, asJSON bool) error {
+	if asJSON {
+		return printJSONRow(e, info)
+	}
+	return writeInfoText(e.stdout, info)
+}
+
+// printJSONRow prints v as one line of JSON.
+func printJSONRow(e *env, v any) error {
+	b, err := marshalOutput(v)
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		b, err := marshalOutput(info)
-		if err != nil {
-			return err
-		}
-		return writeJSONLine(e, b)
-	}
-	return writeInfoText(e.stdout, info)
+	return writeJSONLine(e, b)
 }
 
 func writeInfoText(w io.Writer, in *jsonl.Info) error {

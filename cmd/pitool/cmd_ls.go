@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,14 +21,26 @@ func lsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ls",
 		Usage:     "list sessions as Pi's /resume does, newest first",
-		ArgsUsage: "[DIR] [--all]",
+		ArgsUsage: "[DIR] [--all] [--cwd DIR] [--since WHEN] [--limit N] [--tokens]",
 		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
 are included): name or first message, message count, last activity, and path,
 newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
-or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does.
+or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does,
+and a file linked under several names is listed under each, as Pi lists it.
 Files that are not Pi sessions are listed last as skipped, with the reason (and
 a warning on stderr); files Pi cannot open (no header) or cannot read are
 skipped with a warning on stderr.
+
+Each row is read as Pi's /resume reads it (header, names, message count, last
+timestamp), in one pass over the file and without indexing it; files are read
+in parallel. --tokens indexes each session too and adds what pitool info
+shows beyond Pi's row: leaves, context tokens, token and cost totals, models.
+
+--cwd DIR lists only the sessions whose header names DIR as their working
+folder, as Pi's /resume does in a project (the rest of such a file is not
+read). --since WHEN lists only sessions active since WHEN: a date
+(2026-01-02), a time (2026-01-02T15:04:05Z) or an age (90m, 36h, 7d).
+--limit N prints only the N newest.
 
 Compressed sessions (.jsonl.gz, .jsonl.zst: what nightly --archive-after
 writes, or a .jsonl holding compressed bytes) are archived: Pi's /resume does
@@ -37,15 +51,24 @@ A DIR or $PI_CODING_AGENT_DIR that does not exist is an error (exit 2); a
 sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
 /resume shows nothing.
 
---json prints the rows as a JSON array (the fields of pitool info --json, and
+--json prints the rows as a JSON array (the fields of Pi's row, the file's
+size and entry count, the fields of pitool info --json with --tokens, and
 "archived": true on an archived one); a skipped file is a row {"file", "skipped"}.`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show"},
+			&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`"},
+			&cli.StringFlag{Name: "since", Usage: "list only sessions active since `WHEN` (a date, a time, or an age: 90m, 36h, 7d)"},
+			&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)"},
+			&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("ls takes at most one DIR")
+			}
+			opts, err := lsOptionsOf(c)
+			if err != nil {
+				return err
 			}
 			dir, exists, err := lsFolder(c.Args().First())
 			if err != nil {
@@ -55,9 +78,10 @@ sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
 			var skips []*jsonl.NotSessionError
 			if !exists {
 				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
-			} else if infos, skips, err = listSessions(c, e, dir, c.Bool("all")); err != nil {
+			} else if infos, skips, err = listSessions(c, e, dir, opts); err != nil {
 				return err
 			}
+			infos = opts.filter(infos)
 			if c.Bool("json") {
 				b, err := marshalOutput(lsRows(infos, skips))
 				if err != nil {
@@ -70,50 +94,130 @@ sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
 	}
 }
 
-// lsRow is one session of the list: its info and whether it is archived.
+// lsOptions are ls's flags.
+type lsOptions struct {
+	all, tokens bool
+	cwd         string    // cleaned absolute path, "" for any
+	since       time.Time // zero for any
+	limit       int       // 0 for all
+}
+
+func lsOptionsOf(c *cli.Context) (lsOptions, error) {
+	o := lsOptions{all: c.Bool("all"), tokens: c.Bool("tokens"), limit: c.Int("limit")}
+	if o.limit < 0 {
+		return o, usagef("--limit takes a number of sessions, not %d", o.limit)
+	}
+	if cwd := c.String("cwd"); cwd != "" {
+		abs, err := filepath.Abs(cwd)
+		if err != nil {
+			return o, fmt.Errorf("--cwd %s: %w", cwd, err)
+		}
+		o.cwd = abs
+	}
+	if when := c.String("since"); when != "" {
+		t, err := parseSince(when, time.Now())
+		if err != nil {
+			return o, usagef("--since %s: %v", when, err)
+		}
+		o.since = t
+	}
+	return o, nil
+}
+
+// parseSince reads --since: a date, an RFC 3339 time, or an age before now
+// (a Go duration, or a number of days with "d").
+func parseSince(when string, now time.Time) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, when, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	if days, ok := strings.CutSuffix(when, "d"); ok {
+		if n, err := strconv.ParseFloat(days, 64); err == nil && n >= 0 {
+			return now.Add(-time.Duration(n * 24 * float64(time.Hour))), nil
+		}
+	}
+	if d, err := time.ParseDuration(when); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, errors.New("not a date (2026-01-02), a time (2026-01-02T15:04:05Z) or an age (90m, 36h, 7d)")
+}
+
+// keepCwd is Pi's test of a session's cwd against --cwd: a cwd that is set
+// and resolves to the same folder.
+func (o lsOptions) keepCwd(cwd string) bool {
+	if cwd == "" {
+		return false
+	}
+	abs, err := filepath.Abs(cwd)
+	return err == nil && abs == o.cwd
+}
+
+// filter applies --since and --limit to rows sorted newest first.
+func (o lsOptions) filter(rows []lsRow) []lsRow {
+	if !o.since.IsZero() {
+		kept := rows[:0]
+		for _, r := range rows {
+			if t, err := time.Parse(time.RFC3339, r.Modified); err != nil || !t.Before(o.since) {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	if o.limit > 0 && len(rows) > o.limit {
+		rows = rows[:o.limit]
+	}
+	return rows
+}
+
+// lsRow is one session of the list: Pi's row, pitool's details when asked
+// (--tokens), and whether it is archived.
 type lsRow struct {
-	*jsonl.Info
+	*jsonl.Listing
+	*jsonl.Details
 	Archived bool `json:"archived,omitempty"`
+}
+
+// lsResult is what reading one file gave: a row, or why there is none.
+type lsResult struct {
+	row    lsRow
+	err    error
+	hidden bool // archived, and not listed without --all
 }
 
 // listSessions summarises every session under dir, newest first (ties keep
 // Pi's order: file name descending), and the files that are not sessions.
-// Archived sessions are left out (and counted on stderr) unless all is set.
-func listSessions(c *cli.Context, e *env, dir string, all bool) ([]lsRow, []*jsonl.NotSessionError, error) {
-	files, err := sessionfiles.Expand([]string{dir})
+// Archived sessions are left out (and counted on stderr) unless opts.all.
+func listSessions(c *cli.Context, e *env, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
+	files, err := sessionfiles.ExpandEveryPath([]string{dir})
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.SliceStable(files, func(i, j int) bool { return filepath.Base(files[i].Path) > filepath.Base(files[j].Path) })
+	results := make([]lsResult, len(files))
+	quiet := *e // per-file damage notes (--tokens) would drown the list; unreadable files get one line below
+	quiet.stderr = io.Discard
+	err = eachInParallel(c.Context, len(files), func() func(i int) {
+		var lister jsonl.Lister
+		return func(i int) { results[i] = listOne(&quiet, &lister, files[i], opts) }
+	})
 	if err != nil {
 		return nil, nil, err
 	}
 	var skips []*jsonl.NotSessionError
-	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i].Path) > filepath.Base(files[j].Path) })
 	infos := []lsRow{}
-	quiet := *e // per-file damage notes would drown the list; unreadable files get one line below
-	quiet.stderr = io.Discard
 	hidden := 0
-	for _, f := range files {
-		if err := c.Context.Err(); err != nil {
-			return nil, nil, err
-		}
-		isArchive := archived(f)
-		if isArchive && !all {
+	for i, r := range results {
+		switch {
+		case r.hidden:
 			hidden++
-			continue
+		case r.err == nil:
+			infos = append(infos, r.row)
+		default:
+			if ns := noteUnlisted(e, files[i].Path, r.err); ns != nil {
+				skips = append(skips, ns)
+			}
 		}
-		info, err := lsInfo(&quiet, f)
-		if ns, ok := jsonl.IsNotSession(err); ok {
-			noteSkipped(e, ns)
-			skips = append(skips, ns)
-			continue
-		}
-		if err != nil {
-			e.warningf("%s: skipped: %s", f.Path, strings.TrimPrefix(fileError(f.Path, err), f.Path+": "))
-			continue
-		}
-		if !info.HasHeader {
-			e.warningf("%s: skipped: no session header, so Pi cannot open it (pitool repair adds one)", f.Path)
-			continue
-		}
-		infos = append(infos, lsRow{info, isArchive})
 	}
 	if hidden > 0 {
 		e.hintf("%d archived (compressed) session file(s) not listed, as Pi's /resume does not list them; pitool ls --all lists them", hidden)
@@ -122,12 +226,61 @@ func listSessions(c *cli.Context, e *env, dir string, all bool) ([]lsRow, []*jso
 	return infos, skips, nil
 }
 
-// archived reports whether Pi's /resume leaves f out although pitool reads
-// it: a compressed session, known by its name or, for a .jsonl, by its
-// content (Pi reads it as text and finds no header). A file that is not a
-// regular file is never opened.
-func archived(f sessionfiles.File) bool {
-	return !sessionfiles.ListedByPi(f.Path) || f.Special == "" && isCompressed(f.Path)
+// noteUnlisted warns about a file ls could not list and returns it when it
+// is not a Pi session, for the skipped rows. A session of another cwd
+// (--cwd) is left out silently.
+func noteUnlisted(e *env, path string, err error) *jsonl.NotSessionError {
+	if ns, ok := jsonl.IsNotSession(err); ok {
+		noteSkipped(e, ns)
+		return ns
+	}
+	var unlisted *jsonl.UnlistedError
+	switch {
+	case errors.As(err, &unlisted):
+		e.warningf("%s: skipped: %v", path, unlisted)
+	case errors.Is(err, jsonl.ErrOtherCwd):
+	case errors.Is(err, jsonl.ErrNoHeader):
+		e.warningf("%s: skipped: its first entry is no session header, so Pi does not list it (pitool repair adds one)", path)
+	default:
+		e.warningf("%s: skipped: %s", path, strings.TrimPrefix(fileError(path, err), path+": "))
+	}
+	return nil
+}
+
+// listOne reads the row of one file with lister: a special file is never
+// opened, and an archived one only with --all.
+func listOne(e *env, lister *jsonl.Lister, f sessionfiles.File, opts lsOptions) lsResult {
+	if ns := f.NotRegular(); ns != nil {
+		return lsResult{err: ns}
+	}
+	archived := !sessionfiles.ListedByPi(f.Path)
+	if archived && !opts.all {
+		return lsResult{hidden: true}
+	}
+	lopts := jsonl.ListOptions{Compressed: archived}
+	if opts.cwd != "" {
+		lopts.KeepCwd = opts.keepCwd
+	}
+	listing, err := lister.ListFile(f.Path, lopts)
+	if errors.Is(err, jsonl.ErrCompressed) { // a .jsonl holding compressed bytes
+		if !opts.all {
+			return lsResult{hidden: true}
+		}
+		archived, lopts.Compressed = true, true
+		listing, err = lister.ListFile(f.Path, lopts)
+	}
+	if err != nil {
+		return lsResult{err: err}
+	}
+	row := lsRow{Listing: listing, Archived: archived}
+	if opts.tokens {
+		info, err := sessionInfo(e, f.Path)
+		if err != nil {
+			return lsResult{err: err}
+		}
+		row.Details = &info.Details
+	}
+	return lsResult{row: row}
 }
 
 // lsRows is the --json array: the sessions, then the skipped files.
@@ -183,12 +336,4 @@ func ago(iso string) string {
 		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 	}
 	return t.Format("2006-01-02")
-}
-
-// lsInfo summarises one file of the listing; a special file is not opened.
-func lsInfo(e *env, f sessionfiles.File) (*jsonl.Info, error) {
-	if ns := f.NotRegular(); ns != nil {
-		return nil, ns
-	}
-	return sessionInfo(e, f.Path)
 }

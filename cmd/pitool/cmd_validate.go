@@ -101,11 +101,12 @@ type valTarget struct {
 }
 
 // expandTargets lists the session files of every path (folders searched
-// recursively); a path that cannot be read is kept with its error.
+// recursively, a file linked under several names checked under each, as
+// Pi lists each); a path that cannot be read is kept with its error.
 func expandTargets(paths []string) []valTarget {
 	var out []valTarget
 	for _, p := range paths {
-		files, err := sessionfiles.Expand([]string{p})
+		files, err := sessionfiles.ExpandEveryPath([]string{p})
 		if err != nil {
 			out = append(out, valTarget{path: p, err: err})
 			continue

@@ -71,6 +71,13 @@ func Expand(paths []string) ([]File, error) {
 	return ExpandMatching(paths, Match{Name: IsSessionName})
 }
 
+// ExpandEveryPath is Expand listing a file reached by several paths under
+// each of them (Match.EveryPath), as Pi's /resume lists them: for commands
+// that only read.
+func ExpandEveryPath(paths []string) ([]File, error) {
+	return ExpandMatching(paths, Match{Name: IsSessionName, EveryPath: true})
+}
+
 // Match says which files a folder search lists. Name matches a file by its
 // name; Sniff, when set, also lists a regular file whose name does not match
 // but whose content does. Neither is asked to open anything but a regular
@@ -78,6 +85,11 @@ func Expand(paths []string) ([]File, error) {
 type Match struct {
 	Name  func(name string) bool
 	Sniff func(path string) bool
+	// EveryPath lists a file reached by several paths (a symlink to a file
+	// listed already, two links to one file) under each of them, as Pi's
+	// /resume lists every name a folder holds. Without it a file is listed
+	// once, so that commands that write never write one file twice.
+	EveryPath bool
 }
 
 // ExpandMatching is Expand listing the files m matches instead of session
@@ -244,8 +256,13 @@ func realPath(path string) (string, error) {
 	return filepath.Abs(real)
 }
 
-// file lists a session file once, preferring a path inside the root.
+// file lists a session file once, preferring a path inside the root; with
+// EveryPath, under every path, without a stat to know it again.
 func (w *walker) file(path string, outside bool) error {
+	if w.match.EveryPath {
+		w.out = append(w.out, File{Path: path, Outside: outside})
+		return nil
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
