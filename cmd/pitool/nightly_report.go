@@ -35,8 +35,10 @@ type fileReport struct {
 	damage   []string // validation finding codes, before any repair
 	repaired bool     // rewritten by repair
 	backup   string   // where repair kept the original
-	outcome  *compactor.Outcome
+	tokens   *compactTokens
 	err      error
+	// remembered: the state file's result for a file unchanged since then
+	remembered bool
 
 	notSession *jsonl.NotSessionError // set when skipped as not a Pi session
 }
@@ -51,8 +53,20 @@ func (r fileReport) failed(err error) fileReport {
 	return r
 }
 
+// compactTokens is what the report keeps of a compaction outcome: its
+// figures, never its preparation, whose messages and texts would otherwise
+// stay reachable from the report until the end of the run.
+type compactTokens struct {
+	before, after int
+	entryID       string // "" unless compacted
+	summarizer    time.Duration
+}
+
 func (r fileReport) compacted(o compactor.Outcome) fileReport {
-	r.outcome = &o
+	r.tokens = &compactTokens{before: o.TokensBefore}
+	if o.Status == compactor.Compacted {
+		r.tokens.after, r.tokens.entryID, r.tokens.summarizer = o.TokensAfter, o.EntryID, o.Elapsed
+	}
 	switch o.Status {
 	case compactor.Compacted:
 		return r.did(actCompacted, "")
@@ -80,12 +94,15 @@ func (r fileReport) json() jsonl.Object {
 	if r.backup != "" {
 		obj.Set("backup", jsonl.QuoteString(r.backup))
 	}
-	if o := r.outcome; o != nil {
-		obj.Set("tokensBefore", intRaw(o.TokensBefore))
-		if o.Status == compactor.Compacted {
-			obj.Set("tokensAfter", intRaw(o.TokensAfter))
-			obj.Set("entryId", jsonl.QuoteString(o.EntryID))
-			obj.Set("summarizerMs", intRaw(int(o.Elapsed/time.Millisecond)))
+	if r.remembered {
+		obj.Set("remembered", boolRaw(true))
+	}
+	if t := r.tokens; t != nil {
+		obj.Set("tokensBefore", intRaw(t.before))
+		if t.entryID != "" {
+			obj.Set("tokensAfter", intRaw(t.after))
+			obj.Set("entryId", jsonl.QuoteString(t.entryID))
+			obj.Set("summarizerMs", intRaw(int(t.summarizer/time.Millisecond)))
 		}
 	}
 	return obj
@@ -102,19 +119,22 @@ type nightlyReport struct {
 }
 
 func (rep *nightlyReport) count(action string) int {
-	n := 0
-	for _, f := range rep.files {
-		if f.action == action {
-			n++
-		}
-	}
-	return n
+	return rep.countIf(func(f fileReport) bool { return f.action == action })
 }
 
 func (rep *nightlyReport) repairedCount() int {
+	return rep.countIf(func(f fileReport) bool { return f.repaired })
+}
+
+// rememberedCount is how many files the state file answered for.
+func (rep *nightlyReport) rememberedCount() int {
+	return rep.countIf(func(f fileReport) bool { return f.remembered })
+}
+
+func (rep *nightlyReport) countIf(is func(fileReport) bool) int {
 	n := 0
 	for _, f := range rep.files {
-		if f.repaired {
+		if is(f) {
 			n++
 		}
 	}
@@ -141,6 +161,7 @@ func (rep *nightlyReport) json(run *nightlyRun) []byte {
 		"contextWindow", intRaw(run.opts.ContextWindow),
 		"archiveAfterHours", intRaw(int(run.archiveAfter/time.Hour)),
 		"totals", totals.AppendJSON(nil),
+		"remembered", intRaw(rep.rememberedCount()),
 		"files", jsonl.AppendObjects(nil, files),
 	).AppendJSON(nil)
 }
@@ -169,6 +190,9 @@ func (rep *nightlyReport) summary() string {
 		fmt.Fprintf(&b, ", %d damaged", n)
 	}
 	fmt.Fprintf(&b, ", %d failed", rep.count(actFailed))
+	if n := rep.rememberedCount(); n > 0 {
+		fmt.Fprintf(&b, "; %d unchanged since the last run", n)
+	}
 	if rep.interrupted {
 		fmt.Fprintf(&b, ", %d interrupted, %d not started", rep.count(actInterrupted), rep.planned-len(rep.files))
 	}
