@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -141,18 +143,17 @@ func (rep *nightlyReport) countIf(is func(fileReport) bool) int {
 	return n
 }
 
-func (rep *nightlyReport) json(run *nightlyRun) []byte {
+// writeJSON writes the report as one JSON line, a file's object at a time,
+// so that writing it takes the memory of one file's object, not of the
+// whole report, whatever the number of files.
+func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 	totals := jsonl.ObjectOf("files", intRaw(len(rep.files)))
 	for _, a := range actions {
 		totals.Set(a, intRaw(rep.count(a)))
 	}
 	totals.Set("repaired", intRaw(rep.repairedCount()))
 	totals.Set(actInterrupted, intRaw(rep.count(actInterrupted)))
-	files := make([]jsonl.Object, len(rep.files))
-	for i, f := range rep.files {
-		files[i] = f.json()
-	}
-	return jsonl.ObjectOf(
+	head := jsonl.ObjectOf(
 		"dir", jsonl.QuoteString(rep.dir),
 		"started", jsonl.QuoteString(jsonl.ISOTime(rep.started)),
 		"finished", jsonl.QuoteString(jsonl.ISOTime(rep.finished)),
@@ -162,8 +163,20 @@ func (rep *nightlyReport) json(run *nightlyRun) []byte {
 		"archiveAfterHours", intRaw(int(run.archiveAfter/time.Hour)),
 		"totals", totals.AppendJSON(nil),
 		"remembered", intRaw(rep.rememberedCount()),
-		"files", jsonl.AppendObjects(nil, files),
 	).AppendJSON(nil)
+	bw := bufio.NewWriter(w)
+	bw.Write(jsonl.ToValidUTF8(head[:len(head)-1])) // the files go before its closing brace
+	bw.WriteString(`,"files":[`)
+	var line []byte
+	for i, f := range rep.files {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		line = f.json().AppendJSON(line[:0])
+		bw.Write(jsonl.ToValidUTF8(line))
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
 }
 
 func appendStrings(ss []string) jsonl.RawMessage {
