@@ -114,6 +114,17 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 // stateFileSuffix names the state file after the report: REPORT.state.
 const stateFileSuffix = ".state"
 
+// reportIsFile reports whether the report goes to a regular file (or a new
+// one), next to which the state file belongs: not stdout, a device or a FIFO
+// (--report /dev/stderr must not create /dev/stderr.state).
+func reportIsFile(report string) bool {
+	if report == "-" {
+		return false
+	}
+	info, err := os.Stat(report)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular()
+}
+
 // parseAge reads a duration that may be given in days ("30d").
 func parseAge(s string) (time.Duration, error) {
 	if s == "" {
@@ -139,7 +150,7 @@ const nightlyGCPercent = 200
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	gcPercentUnlessSet(nightlyGCPercent)
-	if !run.dryRun && run.report != "-" {
+	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
 	}
 	rep := &nightlyReport{dir: run.dir, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
