@@ -58,9 +58,8 @@ gen_fleet
 gen_compact
 
 measure() { # prints "wall cpu rss_mib" of one run, its output dropped
-	local out
-	out=$( { /usr/bin/time -f '%e %U %S %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-	awk '{ printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024 }' <<<"$out"
+	/usr/bin/time -o "$work/time" -f '%e %U %S %M' "$@" >/dev/null 2>&1 || true
+	awk '{ printf "%.2f %.2f %.0f\n", $1, $2 + $3, $4 / 1024 }' <(tail -1 "$work/time")
 }
 ratios() { # wall1 wall2 cpu1 cpu2
 	awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN {
