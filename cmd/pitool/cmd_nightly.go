@@ -141,12 +141,12 @@ func parseAge(s string) (time.Duration, error) {
 	return 0, usagef("--archive-after must be an age like 30d or 12h, not %q", s)
 }
 
-// nightlyGCPercent is nightly's collector target. A nightly run works
-// through many small sessions, and with batchGCPercent's headroom its peak
-// swung between 70 and 127 MiB over the same 400 sessions; at 200 it stays
-// near 50 MiB for about 25% more CPU (bench/README.md, issue 16). $GOGC
+// nightlyGCPercent is nightly's collector target: Go's default. A nightly
+// run works through many small sessions, where a larger target is mostly
+// garbage: over 10,000 sessions the peak was 92–122 MiB at 200 and 56 MiB at
+// 100, for about a quarter more CPU (bench/README.md, issue 16). $GOGC
 // overrides it.
-const nightlyGCPercent = 200
+const nightlyGCPercent = 100
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	gcPercentUnlessSet(nightlyGCPercent)
