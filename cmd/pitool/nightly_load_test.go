@@ -22,8 +22,8 @@ var longSuite = os.Getenv("PITOOL_LONG") == "1"
 const maxNightlyRSSKB = 100 << 10
 
 // maxRSSGrowthKB is how much more peak RSS nightly may take over a fleet 4×
-// as large, measured with GOGC=100, so that the peak is about twice the live
-// heap rather than nightlyGCPercent's three times. What nightly keeps per
+// as large, measured with GOGC=100 whatever nightlyGCPercent is, so that the
+// peak is about twice the live heap. What nightly keeps per
 // file (its target, report line and state entry) is under 1 KB: 7,500 more
 // files ≈ 7 MiB in the long suite. The rest is the collector: over the same
 // 100 and 400 sessions the difference was 2, 5.5 and 11.7 MiB from run to
