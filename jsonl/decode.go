@@ -75,7 +75,7 @@ func (ix *Index) rawLine(i int) ([]byte, error) {
 	}
 	size := int64(n.length)
 	if sequential := start >= w.off && start <= w.off+int64(len(w.buf))+readGap; sequential && size < readWindow {
-		size = readWindow
+		size = max(min(readWindow, ix.Bytes-start), size) // no window past the end of a small file
 	}
 	buf := make([]byte, size)
 	k, err := ix.ra.ReadAt(buf, start)

@@ -212,11 +212,24 @@ func (t *idTable) intern(id []byte) uint64 {
 		return uint64(n)<<(refLenBits+refPosBits) | uint64(len(id))
 	}
 	if n == 0 || cap(t.chunks[n-1])-len(t.chunks[n-1]) < len(id) {
-		t.chunks = append(t.chunks, make([]byte, 0, idChunkBytes))
+		t.chunks = append(t.chunks, make([]byte, 0, max(t.nextChunkBytes(), len(id))))
 		n++
 	}
 	c := t.chunks[n-1]
 	pos := len(c)
 	t.chunks[n-1] = append(c, id...)
 	return uint64(n-1)<<(refLenBits+refPosBits) | uint64(pos)<<refLenBits | uint64(len(id))
+}
+
+// firstChunkBytes is the first shared block's size: the blocks double up to
+// idChunkBytes, so a small session allocates a few KB of ids, not a megabyte
+// (issue 16: nightly over 10,000 small sessions zeroed a megabyte each).
+const firstChunkBytes = 4 << 10
+
+// nextChunkBytes is the size of the next shared block.
+func (t *idTable) nextChunkBytes() int {
+	if n := len(t.chunks); n > 0 {
+		return min(2*cap(t.chunks[n-1]), idChunkBytes)
+	}
+	return firstChunkBytes
 }

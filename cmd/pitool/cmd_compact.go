@@ -96,9 +96,13 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 // some memory for less collection work. $GOGC overrides it.
 const batchGCPercent = 400
 
-func tuneGC() {
+func tuneGC() { gcPercentUnlessSet(batchGCPercent) }
+
+// gcPercentUnlessSet sets the collector's target to percent unless $GOGC
+// gives one.
+func gcPercentUnlessSet(percent int) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(batchGCPercent)
+		debug.SetGCPercent(percent)
 	}
 }
 

@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/progress"
-	"github.com/pitool/pitool/jsonl"
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
@@ -25,6 +28,7 @@ type nightlyRun struct {
 	archiveAfter time.Duration // 0: never archive
 	report       string        // "-" for stdout
 	dryRun       bool          // decide and report, write nothing
+	state        *nightlyState // what the last run found; nil with --dry-run or the report on stdout
 }
 
 func nightlyCommand(e *env) *cli.Command {
@@ -50,6 +54,13 @@ it, or its folder, as DIR to work on it.
 Writes a JSON report (to stdout, or --report FILE) and a one-line summary on
 stderr. --dry-run writes nothing at all: the report on stdout says per file
 what would be done ("dryRun": true).
+
+With --report FILE, nightly keeps FILE.state: per file it read and left
+unchanged with nothing due, its size, mtime, ctime and inode, and what it
+found. On the next run a file whose stat is still exactly that, under the
+same options and pitool binary, costs one stat: the report repeats what was
+found ("remembered": true). Any change to the file and it is worked on in
+full. Deleting FILE.state is safe: the next run does the full work.
 
 Exit status: 0 when no file failed, even with nothing to do; 1 when some file
 failed; 2 for usage errors and a DIR (or default sessions folder) that does
@@ -100,6 +111,20 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 	return run, err
 }
 
+// stateFileSuffix names the state file after the report: REPORT.state.
+const stateFileSuffix = ".state"
+
+// reportIsFile reports whether the report goes to a regular file (or a new
+// one), next to which the state file belongs: not stdout, a device or a FIFO
+// (--report /dev/stderr must not create /dev/stderr.state).
+func reportIsFile(report string) bool {
+	if report == "-" {
+		return false
+	}
+	info, err := os.Stat(report)
+	return errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular()
+}
+
 // parseAge reads a duration that may be given in days ("30d").
 func parseAge(s string) (time.Duration, error) {
 	if s == "" {
@@ -116,8 +141,18 @@ func parseAge(s string) (time.Duration, error) {
 	return 0, usagef("--archive-after must be an age like 30d or 12h, not %q", s)
 }
 
+// nightlyGCPercent is nightly's collector target: Go's default. A nightly
+// run works through many small sessions, where a larger target is mostly
+// garbage: over 10,000 sessions the peak was 92–122 MiB at 200 and 56 MiB at
+// 100, for about a quarter more CPU (bench/README.md, issue 16). $GOGC
+// overrides it.
+const nightlyGCPercent = 100
+
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
-	tuneGC()
+	gcPercentUnlessSet(nightlyGCPercent)
+	if !run.dryRun && reportIsFile(run.report) {
+		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
+	}
 	rep := &nightlyReport{dir: run.dir, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
 	runBatch(ctx, len(run.targets), run.jobs, func(i int) fileReport {
@@ -137,11 +172,11 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	})
 	bar.Finish()
 	rep.finished, rep.interrupted = time.Now(), ctx.Err() != nil
-	err := writeOutput(e, run.report, nil, func(w io.Writer) error {
-		_, err := w.Write(append(jsonl.ToValidUTF8(rep.json(run)), '\n'))
-		return err
-	})
+	err := writeOutput(e, run.report, nil, func(w io.Writer) error { return rep.writeJSON(w, run) })
 	e.infof("nightly: %s", rep.summary())
+	if serr := run.state.save(); serr != nil {
+		e.infof("nightly: %v; the next run works on every file in full", serr)
+	}
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -154,7 +189,8 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 }
 
 // nightlyFile runs the steps on one file and reports what it did (with
-// --dry-run: what it would do).
+// --dry-run: what it would do). A file the state file remembers, still with
+// the stamp it had then, costs a stat.
 func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	r := fileReport{file: t.path}
 	if t.special != nil {
@@ -167,6 +203,38 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	if r, done := awaitsPlain(r, t.path); done {
 		return r
 	}
+	if run.state == nil {
+		return nightlySteps(ctx, run, t, r)
+	}
+	at := time.Now()
+	stamp, err := stampFile(t.path)
+	if err != nil {
+		return nightlySteps(ctx, run, t, r)
+	}
+	if prev, ok := run.state.remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
+		safefile.CleanFolder(filepath.Dir(t.path))
+		run.state.keep(prev)
+		return prev.report(t.path)
+	}
+	r = nightlySteps(ctx, run, t, r)
+	run.state.record(r, stamp, at)
+	return r
+}
+
+// stillDecided reports whether what a file's bytes decided last time is still
+// the decision now: the steps that depend on the time (live, archive) would
+// not act on it, and no interrupted archive of it is left.
+func stillDecided(run *nightlyRun, t target, s fileStamp, now time.Time) bool {
+	idle := now.Sub(time.Unix(0, s.MtimeNs))
+	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter) {
+		return false
+	}
+	_, err := os.Lstat(t.path + ".zst")
+	return errors.Is(err, fs.ErrNotExist)
+}
+
+// nightlySteps runs the steps on one file.
+func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) fileReport {
 	if g, ok := nightlyGate(r); !ok {
 		return g // not a Pi session: no step may change it
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -35,8 +37,10 @@ type fileReport struct {
 	damage   []string // validation finding codes, before any repair
 	repaired bool     // rewritten by repair
 	backup   string   // where repair kept the original
-	outcome  *compactor.Outcome
+	tokens   *compactTokens
 	err      error
+	// remembered: the state file's result for a file unchanged since then
+	remembered bool
 
 	notSession *jsonl.NotSessionError // set when skipped as not a Pi session
 }
@@ -51,8 +55,20 @@ func (r fileReport) failed(err error) fileReport {
 	return r
 }
 
+// compactTokens is what the report keeps of a compaction outcome: its
+// figures, never its preparation, whose messages and texts would otherwise
+// stay reachable from the report until the end of the run.
+type compactTokens struct {
+	before, after int
+	entryID       string // "" unless compacted
+	summarizer    time.Duration
+}
+
 func (r fileReport) compacted(o compactor.Outcome) fileReport {
-	r.outcome = &o
+	r.tokens = &compactTokens{before: o.TokensBefore}
+	if o.Status == compactor.Compacted {
+		r.tokens.after, r.tokens.entryID, r.tokens.summarizer = o.TokensAfter, o.EntryID, o.Elapsed
+	}
 	switch o.Status {
 	case compactor.Compacted:
 		return r.did(actCompacted, "")
@@ -80,12 +96,15 @@ func (r fileReport) json() jsonl.Object {
 	if r.backup != "" {
 		obj.Set("backup", jsonl.QuoteString(r.backup))
 	}
-	if o := r.outcome; o != nil {
-		obj.Set("tokensBefore", intRaw(o.TokensBefore))
-		if o.Status == compactor.Compacted {
-			obj.Set("tokensAfter", intRaw(o.TokensAfter))
-			obj.Set("entryId", jsonl.QuoteString(o.EntryID))
-			obj.Set("summarizerMs", intRaw(int(o.Elapsed/time.Millisecond)))
+	if r.remembered {
+		obj.Set("remembered", boolRaw(true))
+	}
+	if t := r.tokens; t != nil {
+		obj.Set("tokensBefore", intRaw(t.before))
+		if t.entryID != "" {
+			obj.Set("tokensAfter", intRaw(t.after))
+			obj.Set("entryId", jsonl.QuoteString(t.entryID))
+			obj.Set("summarizerMs", intRaw(int(t.summarizer/time.Millisecond)))
 		}
 	}
 	return obj
@@ -102,37 +121,39 @@ type nightlyReport struct {
 }
 
 func (rep *nightlyReport) count(action string) int {
-	n := 0
-	for _, f := range rep.files {
-		if f.action == action {
-			n++
-		}
-	}
-	return n
+	return rep.countIf(func(f fileReport) bool { return f.action == action })
 }
 
 func (rep *nightlyReport) repairedCount() int {
+	return rep.countIf(func(f fileReport) bool { return f.repaired })
+}
+
+// rememberedCount is how many files the state file answered for.
+func (rep *nightlyReport) rememberedCount() int {
+	return rep.countIf(func(f fileReport) bool { return f.remembered })
+}
+
+func (rep *nightlyReport) countIf(is func(fileReport) bool) int {
 	n := 0
 	for _, f := range rep.files {
-		if f.repaired {
+		if is(f) {
 			n++
 		}
 	}
 	return n
 }
 
-func (rep *nightlyReport) json(run *nightlyRun) []byte {
+// writeJSON writes the report as one JSON line, a file's object at a time,
+// so that writing it takes the memory of one file's object, not of the
+// whole report, whatever the number of files.
+func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 	totals := jsonl.ObjectOf("files", intRaw(len(rep.files)))
 	for _, a := range actions {
 		totals.Set(a, intRaw(rep.count(a)))
 	}
 	totals.Set("repaired", intRaw(rep.repairedCount()))
 	totals.Set(actInterrupted, intRaw(rep.count(actInterrupted)))
-	files := make([]jsonl.Object, len(rep.files))
-	for i, f := range rep.files {
-		files[i] = f.json()
-	}
-	return jsonl.ObjectOf(
+	head := jsonl.ObjectOf(
 		"dir", jsonl.QuoteString(rep.dir),
 		"started", jsonl.QuoteString(jsonl.ISOTime(rep.started)),
 		"finished", jsonl.QuoteString(jsonl.ISOTime(rep.finished)),
@@ -141,8 +162,21 @@ func (rep *nightlyReport) json(run *nightlyRun) []byte {
 		"contextWindow", intRaw(run.opts.ContextWindow),
 		"archiveAfterHours", intRaw(int(run.archiveAfter/time.Hour)),
 		"totals", totals.AppendJSON(nil),
-		"files", jsonl.AppendObjects(nil, files),
+		"remembered", intRaw(rep.rememberedCount()),
 	).AppendJSON(nil)
+	bw := bufio.NewWriter(w)
+	bw.Write(jsonl.ToValidUTF8(head[:len(head)-1])) // the files go before its closing brace
+	bw.WriteString(`,"files":[`)
+	var line []byte
+	for i, f := range rep.files {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		line = f.json().AppendJSON(line[:0])
+		bw.Write(jsonl.ToValidUTF8(line))
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
 }
 
 func appendStrings(ss []string) jsonl.RawMessage {
@@ -169,6 +203,9 @@ func (rep *nightlyReport) summary() string {
 		fmt.Fprintf(&b, ", %d damaged", n)
 	}
 	fmt.Fprintf(&b, ", %d failed", rep.count(actFailed))
+	if n := rep.rememberedCount(); n > 0 {
+		fmt.Fprintf(&b, "; %d unchanged since the last run", n)
+	}
 	if rep.interrupted {
 		fmt.Fprintf(&b, ", %d interrupted, %d not started", rep.count(actInterrupted), rep.planned-len(rep.files))
 	}
