@@ -19,7 +19,7 @@ var rawHTMLMarkdown = goldmark.New(goldmark.WithRendererOptions(gmhtml.WithUnsaf
 // CommonMark renderer that lets raw HTML through, parsing what it renders
 // with an HTML parser: a value in an inline code span (inlineCode, as tool
 // calls and commands are written) stays in that one span, with no other
-// markup around it (an empty value, "``", is no span but text); and a value
+// markup around it (an empty value, "“", is no span but text); and a value
 // in a fenced or folded block (fence and folded, as outputs and arguments
 // are written) is one code block whose text is the value (line ends and NUL
 // as CommonMark reads them), inside nothing but the <details> folded writes.

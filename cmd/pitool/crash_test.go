@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,22 +30,17 @@ import (
 // must then finish the work and leave no temporary file behind.
 //
 // The default run kills each command defaultKills times on sessions of
-// 300 messages (0.7 MB); PITOOL_STRESS_TRIALS=N kills each N times on
-// sessions of 2,000 messages (4.8 MB): the long suite is N=30.
+// 300 messages (0.7 MB); the long suite (suite_test.go) kills each 30 times,
+// or PITOOL_STRESS_TRIALS=N times, on sessions of 2,000 messages (4.8 MB).
 
 // defaultKills is how many times the default run kills each command.
 const defaultKills = 2
 
 // crashKills is how many times each command is killed.
-func crashKills() int {
-	if n, err := strconv.Atoi(os.Getenv("PITOOL_STRESS_TRIALS")); err == nil && n > 0 {
-		return n
-	}
-	return defaultKills
-}
+func crashKills() int { return stressTrials(defaultKills) }
 
 // crashEntries is the number of messages of a generated session.
-var crashEntries = map[bool]int{false: 300, true: 2000}[os.Getenv("PITOOL_STRESS_TRIALS") != ""]
+var crashEntries = map[bool]int{false: 300, true: 2000}[longSuite()]
 
 // ruleKind names the states a file may be found in after a kill.
 type ruleKind int

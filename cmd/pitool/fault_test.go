@@ -350,13 +350,10 @@ func bigSession(t *testing.T, dir string) (string, string) {
 // that every appended line is in the file exactly once and, for compact, on
 // the active branch (the path from the last entry to the root, as Pi
 // resumes it); for in-place rewrites see concurrentCase.replaces.
-// PITOOL_STRESS_TRIALS sets the trials per command (default 2).
+// The long suite sets the trials per command (default 2; suite_test.go).
 func TestConcurrentPiWriterKeepsEveryLineOnTheBranch(t *testing.T) {
 	exe := pitoolExe(t)
-	trials := 2
-	if n := crashKills(); n != defaultKills {
-		trials = n
-	}
+	trials := stressTrials(2)
 	for _, c := range concurrentCases {
 		total, off := 0, 0
 		for trial := range trials {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,10 +12,6 @@ import (
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/jsonl"
 )
-
-// longSuite reports whether PITOOL_LONG=1 asks for the long suite: the
-// issue's full sizes of the hostile shapes.
-func longSuite() bool { return os.Getenv("PITOOL_LONG") == "1" }
 
 // indexingCommands are the commands that index a whole session, whose cost
 // per entry is bounded (bench/README.md, "Memory per entry").

@@ -13,10 +13,6 @@ import (
 	"github.com/pitool/pitool/bench/gen"
 )
 
-// longSuite is set in the long suite (PITOOL_LONG=1), which runs the load
-// tests at fleet scale.
-var longSuite = os.Getenv("PITOOL_LONG") == "1"
-
 // maxNightlyRSSKB is the peak resident memory nightly may reach over a fleet
 // of small sessions, whatever its size (issue 16: under 100 MiB at 10,000).
 const maxNightlyRSSKB = 100 << 10
@@ -107,7 +103,7 @@ func TestNightlyLoad(t *testing.T) {
 		t.Skip("runs nightly over 500 sessions")
 	}
 	n := 100
-	if longSuite {
+	if longSuite() {
 		n = 2500
 	}
 	nightly := []string{"nightly", "-j", "2", "--min-idle", "0", "--report", "report.json", "sessions"}
@@ -170,7 +166,7 @@ func checkSecondRun(t *testing.T, dir string, paths, nightly []string, first mea
 	if len(files) > 0 {
 		t.Errorf("second run opened %d session files, want none, e.g. %s", len(files), files[0])
 	}
-	if longSuite && second.Took > first.Took/20 { // over a few hundred files, the load of the machine decides
+	if longSuite() && second.Took > first.Took/20 { // over a few hundred files, the load of the machine decides
 		t.Errorf("second run took %v, more than 5%% of the first (%v)", second.Took, first.Took)
 	}
 }

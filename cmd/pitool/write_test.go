@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -167,12 +166,9 @@ var stressCases = []stressCase{
 // TestWriteLosesNoAppendedLine runs repair --in-place, redact --in-place and
 // nightly while an appender writes a Pi line every millisecond, and checks
 // that every line is in the file exactly once. PITOOL_STRESS_TRIALS sets the
-// number of trials (default 6; the figure is 100).
+// number of trials (default 6, the long suite 30; the figure is 100).
 func TestWriteLosesNoAppendedLine(t *testing.T) {
-	trials := 6
-	if n, err := strconv.Atoi(os.Getenv("PITOOL_STRESS_TRIALS")); err == nil && n > 0 {
-		trials = n
-	}
+	trials := stressTrials(6)
 	exe := pitoolExe(t)
 	appended, lost, failed := 0, 0, 0
 	for i := 0; i < trials; i++ {
