@@ -108,16 +108,7 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 // fault becomes an error instead of a crash.
 func (l *Lister) listMapped(m *mapping, path string, st os.FileInfo, opts ListOptions) (row *Listing, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		if _, fault := r.(interface{ Addr() uintptr }); !fault {
-			panic(r)
-		}
-		err = &PosError{File: path, Err: fmt.Errorf("the file changed while it was read: %v", r)}
-	}()
+	defer faultToError(path, &err)
 	lines := &lineReader{buf: m.data, end: len(m.data), eof: true, left: -1, mapped: m}
 	return l.list(lines, path, st, opts)
 }

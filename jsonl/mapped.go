@@ -61,19 +61,24 @@ func (m *mapping) release(offset int) {
 // close unmaps the file.
 func (m *mapping) close() { unmapFile(m.data) }
 
+// faultToError, deferred by a function that reads a mapped file with
+// debug.SetPanicOnFault on, turns the fault of a file truncated under the
+// mapping into an error naming file; any other panic goes on.
+func faultToError(file string, err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, fault := r.(interface{ Addr() uintptr }); !fault {
+		panic(r)
+	}
+	*err = &PosError{File: file, Err: fmt.Errorf("the file changed while it was read: %v", r)}
+}
+
 // scanMapped indexes a mapped file. A file truncated while it is mapped
 // makes the next access fault; the fault becomes an error instead of a crash.
 func (ix *Index) scanMapped(m *mapping) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		if _, fault := r.(interface{ Addr() uintptr }); !fault {
-			panic(r)
-		}
-		err = &PosError{File: ix.Name, Err: fmt.Errorf("the file changed while it was read: %v", r)}
-	}()
+	defer faultToError(ix.Name, &err)
 	return ix.scan(&Scanner{name: ix.Name, mapped: m, max: MaxLineBytes})
 }
