@@ -10,11 +10,10 @@ package stats
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
-	"sync"
 	"time"
 
+	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -100,31 +99,11 @@ type FileError struct {
 // Collect totals the files. Files read in parallel; each file's rows are
 // merged in the order of files, so the sums do not depend on timing.
 func Collect(ctx context.Context, files []string, opts Options) (*Report, []FileError) {
-	workers := opts.Workers
-	if workers < 1 {
-		workers = runtime.GOMAXPROCS(0)
-	}
 	perFile := make([]map[string]*Row, len(files))
 	errs := make([]error, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				perFile[i], errs[i] = fileRows(files[i], &opts)
-			}
-		}()
-	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(ctx, len(files), opts.Workers, func() func(int) {
+		return func(i int) { perFile[i], errs[i] = fileRows(files[i], &opts) }
+	})
 	rep := &Report{By: opts.By, Total: Row{Key: "total"}}
 	var failed []FileError
 	merged := map[string]*Row{}

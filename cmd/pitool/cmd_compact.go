@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
@@ -111,7 +112,7 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 	bar := progress.New(e.stderr, len(run.targets), "compact")
 	var rows []compactRow
 	var werr error
-	runBatch(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
+	parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
 		return compactTarget(ctx, run, run.targets[i])
 	}, func(i int, o compactor.Outcome) {
 		bar.Add(1)

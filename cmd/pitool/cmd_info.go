@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
@@ -71,7 +72,7 @@ func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
 	results := make([]result, len(files))
 	quiet := *e // per-file damage notes would drown the blocks; unreadable files get one line below
 	quiet.stderr = io.Discard
-	err = eachInParallel(c.Context, len(files), func() func(i int) {
+	err = parallel.Each(c.Context, len(files), 0, func() func(i int) {
 		return func(i int) {
 			if ns := files[i].NotRegular(); ns != nil {
 				results[i].err = ns

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
@@ -197,7 +198,7 @@ func listSessions(c *cli.Context, e *env, dir string, opts lsOptions) ([]lsRow, 
 	results := make([]lsResult, len(files))
 	quiet := *e // per-file damage notes (--tokens) would drown the list; unreadable files get one line below
 	quiet.stderr = io.Discard
-	err = eachInParallel(c.Context, len(files), func() func(i int) {
+	err = parallel.Each(c.Context, len(files), 0, func() func(i int) {
 		var lister jsonl.Lister
 		return func(i int) { results[i] = listOne(&quiet, &lister, files[i], opts) }
 	})

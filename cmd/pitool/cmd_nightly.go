@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/repair"
@@ -155,7 +156,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	rep := &nightlyReport{dir: run.dir, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
-	runBatch(ctx, len(run.targets), run.jobs, func(i int) fileReport {
+	parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) fileReport {
 		return nightlyFile(ctx, run, run.targets[i])
 	}, func(_ int, r fileReport) {
 		bar.Add(1)

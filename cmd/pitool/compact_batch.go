@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"sync"
 	"time"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -54,73 +52,3 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 // nightly archives x.jsonl as x.jsonl.zst: every machine of a fleet puts a
 // session in the same one of the N shards.
 func shardKey(path string) string { return sessionfiles.FileStem(path) }
-
-type indexed[T any] struct {
-	i   int
-	val T
-}
-
-// batchWindow is how many items per worker may be started ahead of the
-// oldest one not yet emitted. Results are emitted in item order, so a slow
-// item holds back those after it; the window bounds how many finished
-// results wait for it, and with them the batch's memory, whatever the
-// number of items.
-const batchWindow = 4
-
-// runBatch runs work on items 0..n-1 with jobs workers and calls emit in item
-// order. At most jobs*batchWindow items are started and not yet emitted. After
-// ctx is cancelled no new item starts; items already started finish and are
-// emitted.
-func runBatch[T any](ctx context.Context, n, jobs int, work func(int) T, emit func(int, T)) {
-	jobs = max(jobs, 1)
-	slots := make(chan struct{}, jobs*batchWindow) // one per item started and not yet emitted
-	idx := make(chan int)
-	res := make(chan indexed[T], jobs)
-	go feedItems(ctx, n, slots, idx)
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range idx {
-				res <- indexed[T]{i, work(i)}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(res) }()
-	emitInOrder(res, func(i int, v T) {
-		emit(i, v)
-		<-slots
-	})
-}
-
-// feedItems sends 0..n-1 on idx, each once a slot is free, until ctx is
-// cancelled, then closes idx.
-func feedItems(ctx context.Context, n int, slots chan<- struct{}, idx chan<- int) {
-	defer close(idx)
-	for i := 0; i < n; i++ {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return
-		}
-		select {
-		case idx <- i:
-		case <-ctx.Done():
-			return
-		}
-	}
-}
-
-func emitInOrder[T any](res <-chan indexed[T], emit func(int, T)) {
-	pending := map[int]T{}
-	next := 0
-	for r := range res {
-		pending[r.i] = r.val
-		for v, ok := pending[next]; ok; v, ok = pending[next] {
-			delete(pending, next)
-			emit(next, v)
-			next++
-		}
-	}
-}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -153,40 +152,5 @@ func TestInterruptLeavesNoPartialLine(t *testing.T) {
 	t.Logf("interrupted after %d of %d files", done, len(orig))
 	if done == 0 || done == len(orig) {
 		t.Errorf("%d of %d files compacted: the interrupt did not land mid-run", done, len(orig))
-	}
-}
-
-// TestRunBatchBoundsWaitingResults: while the first item is slow, the others
-// may run ahead by at most jobs*batchWindow items, and every item is emitted
-// once, in order.
-func TestRunBatchBoundsWaitingResults(t *testing.T) {
-	const n, jobs = 200, 2
-	var mu sync.Mutex
-	started, emitted, most := 0, 0, 0
-	release := make(chan struct{})
-	go func() { time.Sleep(50 * time.Millisecond); close(release) }()
-	var order []int
-	runBatch(context.Background(), n, jobs, func(i int) int {
-		mu.Lock()
-		started++
-		most = max(most, started-emitted)
-		mu.Unlock()
-		if i == 0 {
-			<-release
-		}
-		return i
-	}, func(i, v int) {
-		mu.Lock()
-		emitted++
-		mu.Unlock()
-		order = append(order, v)
-	})
-	if most > jobs*batchWindow {
-		t.Errorf("%d items started and not emitted at once, want at most %d", most, jobs*batchWindow)
-	}
-	for i, v := range order {
-		if v != i || len(order) != n {
-			t.Fatalf("emitted %d items, item %d as %d", len(order), i, v)
-		}
 	}
 }
