@@ -136,8 +136,10 @@ func drawTree(w io.Writer, ix *jsonl.Index, rows []jsonl.TreeRow, lay treeLayout
 	return bw.Flush()
 }
 
-func activePathSet(ix *jsonl.Index) map[int]bool {
-	set := map[int]bool{}
+// activePathSet marks the entries on the active leaf's path, one bool per
+// entry (no map: a session of millions of entries draws without hashing).
+func activePathSet(ix *jsonl.Index) []bool {
+	set := make([]bool, ix.Len())
 	if ix.Len() == 0 {
 		return set
 	}
