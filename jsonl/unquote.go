@@ -171,6 +171,28 @@ func appendValidUTF8(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
+// RawOffset maps an offset in ToValidUTF8(b) back to b: the offset of the
+// byte of b that the byte at pos came from (of a U+FFFD, the start of the
+// bytes it replaced), or len(b) for pos at or past the end.
+func RawOffset(b []byte, pos int) int {
+	out := 0
+	for i := 0; i < len(b); {
+		if out >= pos {
+			return i
+		}
+		if b[i] < utf8.RuneSelf {
+			i, out = i+1, out+1
+			continue
+		}
+		if r, size := utf8.DecodeRune(b[i:]); r != utf8.RuneError || size > 1 {
+			i, out = i+size, out+size
+			continue
+		}
+		i, out = i+maximalSubpart(b[i:]), out+len("\uFFFD")
+	}
+	return len(b)
+}
+
 // maximalSubpart returns the length of the maximal subpart at the start of b,
 // which does not start with a valid UTF-8 character: the longest prefix of a
 // well-formed sequence, or one byte when no well-formed sequence starts so.

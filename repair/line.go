@@ -27,6 +27,7 @@ type piece struct {
 // analysis is what one physical line holds: its normalised text, the objects
 // on it and the pieces between them.
 type analysis struct {
+	raw       []byte // the line as read
 	text      []byte // the line without NULs, invalid UTF-8 replaced by U+FFFD
 	nuls      int    // NUL bytes removed
 	badUTF8   bool   // invalid UTF-8 was replaced
@@ -53,7 +54,7 @@ func (a *analysis) parsed() bool {
 // junk. The common case, one valid object in valid UTF-8, costs one strict
 // parse.
 func analyse(r *jsonl.Reader, raw []byte, a *analysis) {
-	a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, 0, false, false, false
+	a.raw, a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, raw, 0, false, false, false
 	a.segs, a.junk = a.segs[:0], a.junk[:0]
 	i := jsonl.SkipSpace(raw, 0)
 	if i < len(raw) && raw[i] == '{' { // a NUL anywhere makes this parse fail
@@ -65,6 +66,31 @@ func analyse(r *jsonl.Reader, raw []byte, a *analysis) {
 	}
 	a.normalise(raw)
 	a.split(r)
+}
+
+// rawOffset maps an offset in the normalised text back to the line as read,
+// so that findings point at the bytes in the file.
+func (a *analysis) rawOffset(pos int) int {
+	if a.badUTF8 {
+		stripped := a.raw
+		if a.nuls > 0 {
+			stripped = a.strip
+		}
+		pos = jsonl.RawOffset(stripped, pos)
+	}
+	if a.nuls == 0 {
+		return pos
+	}
+	kept := 0
+	for i, c := range a.raw {
+		if c != 0 {
+			if kept == pos {
+				return i
+			}
+			kept++
+		}
+	}
+	return len(a.raw)
 }
 
 // normalise removes NULs and replaces invalid UTF-8, as repair writes the line.

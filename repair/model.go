@@ -205,7 +205,7 @@ func (m *model) flushBlanks(fs *findings) {
 
 func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {
 	for _, pc := range a.junk {
-		off := l.Offset + int64(pc.start)
+		off := l.Offset + int64(a.rawOffset(pc.start))
 		switch {
 		case pc.truncated:
 			fs.add("line.truncated", l.Num, off, "a torn entry of %d bytes that ends early (a crash during an append); Pi skips it", pc.end-pc.start)
@@ -221,7 +221,7 @@ func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {
 func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	s := &a.segs[k]
 	f := &s.f
-	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(s.start), keptIdx: -1, parsed: -1}
+	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(a.rawOffset(s.start)), keptIdx: -1, parsed: -1}
 	if a.parsed() {
 		e.parsed = m.parsed - 1
 	}
