@@ -70,6 +70,9 @@ func TestHostileShapesBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads hostile sessions with every indexing command")
 	}
+	if raceDetector {
+		t.Skip("the bounds are in bytes per entry of the normal build; -race multiplies them")
+	}
 	shapes := []hostileShape{
 		{shape: gen.ShapeChain, entries: 60_000, long: 2_000_000, textBytes: 100},
 		{shape: gen.ShapeSiblings, entries: 30_000, long: 100_000, extra: map[string]int64{"tree": 300}},
@@ -170,6 +173,9 @@ const maxLineCopies = 12
 func TestLongLineBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads a long line with every indexing command")
+	}
+	if raceDetector {
+		t.Skip("the bounds are in bytes per entry of the normal build; -race multiplies them")
 	}
 	size := longLineBytes()
 	if size >= jsonl.MaxLineBytes {
