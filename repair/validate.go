@@ -24,6 +24,10 @@ type ValidateOptions struct {
 	// reread, when set, reads the input again for the request check when
 	// the scan does not read objects back.
 	reread io.ReaderAt
+	// forRepair keeps the model and the structure for a repair plan; without
+	// it they are dropped before the request check builds its own index, so
+	// the two are never live at once.
+	forRepair bool
 }
 
 // ValidateFile validates one session file ("-" reads stdin) in one streaming
@@ -88,6 +92,11 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 		fs.add("line.truncated", max(m.lines, 1), m.bytes, "the compressed stream ends early, after %d bytes of text (a crash while it was written); the lines it yields are kept", m.bytes)
 	}
 	s := analyseStructure(m, fs)
+	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes
+	rep.Entries = s.nodes()
+	if !opts.forRepair {
+		m, s = nil, nil
+	}
 	reread := ra
 	if reread == nil {
 		reread = opts.reread
@@ -95,8 +104,6 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 	rix := requestIndex(reread, name)
 	requests := requestProblems(rix)
 	reportRequests(rix, requests, fs)
-	rep.Version, rep.Lines, rep.Bytes = s.version, m.lines, m.bytes
-	rep.Entries = s.nodes()
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		return a.Line < b.Line || (a.Line == b.Line && a.Offset < b.Offset)
