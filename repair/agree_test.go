@@ -41,6 +41,7 @@ func FuzzIndexMatchesValidate(f *testing.F) {
 		if err != nil {
 			t.Fatalf("validate: %v", err)
 		}
+		a.m.ra = bytes.NewReader(in) // validateFacts reads the ids as written back
 		checkAgree(t, ix, a)
 	})
 }
@@ -111,14 +112,21 @@ func indexFacts(ix *jsonl.Index) []agreeFacts {
 // target's doc): ids as written for v2 and v3, the generated ones for v1.
 func validateFacts(a *analysed, loaded []bool) []agreeFacts {
 	var out []agreeFacts
-	for i := range a.m.entries {
-		e := &a.m.entries[i]
+	for i := range a.m.n {
+		e := a.m.at(i)
 		if e.header || !loaded[i] {
 			continue
 		}
-		f := agreeFacts{line: e.line, typ: e.typ, id: e.id}
-		if e.pvalue == jsonl.ParentNamed || e.pvalue == jsonl.ParentEmpty {
-			f.parentID = e.parent
+		f := agreeFacts{line: e.line, typ: e.typ}
+		// The ids as written, read again from the line.
+		an, seg, err := a.m.segmentOf(i)
+		if err != nil {
+			panic(err)
+		}
+		fields := &an.segs[seg].f
+		f.id, _ = jsonl.DecodeString(fields.ID)
+		if pv, pid := jsonl.ParentValueOf(fields.ParentID); pv == jsonl.ParentNamed || pv == jsonl.ParentEmpty {
+			f.parentID = pid
 		}
 		if a.s.version < 2 {
 			f.id, f.parentID = a.s.ix.ID(i), ""
@@ -135,8 +143,8 @@ func validateFacts(a *analysed, loaded []bool) []agreeFacts {
 // is the only object of its line, and the line has no junk and no NUL.
 func loadedEntries(a *analysed) []bool {
 	objects, bad := map[int]int{}, map[int]bool{}
-	for _, e := range a.m.entries {
-		objects[e.line]++
+	for i := range a.m.n {
+		objects[a.m.ix.LineNum(i)]++
 	}
 	for _, r := range a.m.dirty {
 		bad[r.num] = bad[r.num] || r.junk
@@ -144,9 +152,10 @@ func loadedEntries(a *analysed) []bool {
 	for _, f := range a.report.Findings {
 		bad[f.Line] = bad[f.Line] || f.Code == "line.nul"
 	}
-	loaded := make([]bool, len(a.m.entries))
-	for i, e := range a.m.entries {
-		loaded[i] = objects[e.line] == 1 && !bad[e.line]
+	loaded := make([]bool, a.m.n)
+	for i := range a.m.n {
+		line := a.m.ix.LineNum(i)
+		loaded[i] = objects[line] == 1 && !bad[line]
 	}
 	return loaded
 }
@@ -154,7 +163,7 @@ func loadedEntries(a *analysed) []bool {
 // droppedObjects reports whether validate holds an object (an entry or a
 // header) of a line Pi drops.
 func droppedObjects(m *model, loaded []bool) bool {
-	for i := range m.entries {
+	for i := range m.n {
 		if !loaded[i] {
 			return true
 		}

@@ -47,7 +47,7 @@ func TestMemoryPerEntry(t *testing.T) {
 		if _, a, err = validate(context.Background(), f, f, path, st.Bytes, ValidateOptions{forRepair: true}); err != nil {
 			t.Fatal(err)
 		}
-	}) / float64(len(a.m.entries))
+	}) / float64(a.m.n)
 	t.Logf("%d entries, %d bytes: index %.0f bytes per entry, validation %.0f bytes per entry", ix.Len(), st.Bytes, perIndex, perValidate)
 	runtime.KeepAlive(ix)
 	runtime.KeepAlive(a)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"sort"
 
 	"github.com/pitool/pitool/jsonl"
 )
@@ -21,32 +22,45 @@ type call struct {
 // and result, with odds of 2⁻⁶⁴.
 var idSeed = maphash.MakeSeed()
 
-// entry is what the model keeps of one object found in the file (a header
-// or an entry): a few fields, its position, and a hash of its bytes.
+// entry is one object found in the file (a header or an entry) as the
+// checks read it. The model does not keep entries: addEntry fills one from
+// the line, keeps what the index and the side tables need, and model.at
+// makes it again from them.
 type entry struct {
-	line     int   // physical line
-	seg      int   // index of the object on its line (0 unless lines were joined)
-	lineOff  int64 // byte offset of the line
-	lineLen  int   // bytes of the line, newline included
-	off      int64 // byte offset of the object (approximate when the line was normalised)
-	id       string
-	parent   string
+	line     int    // physical line
+	off      int64  // byte offset of the object (approximate when the line was normalised)
+	id       string // the scan and headers only: model.at leaves it empty for an entry (see model.rawID)
+	hasID    bool   // "id" is a string (model.at: as the index says, so only for v2 and v3)
 	ref      string // targetId (label, context_edit), fromId (branch_summary), firstKeptEntryId (compaction)
 	keptIdx  int    // v1 compaction firstKeptEntryIndex, -1 when absent
-	parsed   int    // position among the lines JSON.parse accepts (header = 0), -1 when Pi skips the line
 	callID   string // toolResult
 	callHash uint64 // toolResult: callID's hash
 	toolName string // toolResult
 	calls    []call // assistant
-	hash     uint64 // of the object's bytes, when the input cannot be read again
-	vraw     string // header only: the raw version value ("" for v1)
 	typ      jsonl.EntryType
 	role     jsonl.Role
-	pvalue   jsonl.ParentValue // what parentId holds; parent is the id when it is jsonl.ParentNamed
 	header   bool
-	hasID    bool
 	hasRef   bool // ref is set
 	aborted  bool // assistant stopReason error or aborted: its calls need no results
+}
+
+// headerRec is what the model keeps of a header object: it is no node of
+// the tree, so the index keeps neither its id nor its version.
+type headerRec struct {
+	entry int
+	id    string
+	hasID bool
+	vraw  string // the raw version value ("" for v1)
+}
+
+// toolRec is what the path check needs of a tool result or of an assistant
+// message that makes tool calls.
+type toolRec struct {
+	callID   string
+	toolName string
+	callHash uint64
+	calls    []call
+	aborted  bool
 }
 
 // lineRec is a physical line that repair must rewrite: it is not one clean
@@ -67,11 +81,28 @@ type blankRun struct {
 	n     int
 }
 
-// model is the streaming pass's result: every object in file order, the
-// lines that are not clean, and the framing findings met on the way.
+// model is the streaming pass's result: every object in file order, as an
+// index (its entry numbers are the objects'), the few facts the index does
+// not hold in side tables keyed by entry number, the lines that are not
+// clean, and the framing findings met on the way. An object's line and
+// position are the index's (LineNum, Offset); where its line starts and
+// ends is the line's lineRec when the line is dirty, and the object's own
+// offset up to the next newline otherwise.
 type model struct {
-	name    string
-	entries []entry
+	name string
+	n    int // objects found
+	// ix is the objects' tree (see structure.ix), fed during the scan from
+	// the first header on, when the version and session id it needs are
+	// known; early holds the objects before it until then.
+	ix      *jsonl.Index
+	b       *jsonl.IndexBuilder
+	early   []jsonl.EntryFacts
+	headers []headerRec
+	refs    map[int]string // the reference key's text, of the entries where it is a string
+	kept    map[int]int    // v1 compactions' firstKeptEntryIndex, when not negative
+	toolAt  []int          // the entries with a toolRec, ascending
+	tools   []toolRec      // their records
+	hashes  []uint64       // each object's hash of its bytes, when the input cannot be read again
 	dirty   []lineRec
 	lines   int
 	bytes   int64
@@ -80,25 +111,15 @@ type model struct {
 	blanks  blankRun
 	torn    bool // the compressed stream ended early: the output must be rewritten whole
 	seed    maphash.Seed
-	ra      io.ReaderAt // the input, when it can be read again: hashes are then taken only when needed
+	ra      io.ReaderAt // the input, when it can be read again: objects are then compared by their bytes
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// bytesPerEntryGuess sizes the entry table from the file size, so a big file
-// does not copy its table as it grows.
-const bytesPerEntryGuess = 1024
-
-// maxEntriesGuess caps that first size, for a huge file of few long lines.
-const maxEntriesGuess = 1 << 20
-
 // scanModel reads a session stream once and builds its model, adding the
 // findings about single lines to fs. sizeHint is the input size if known.
 func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
-	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra}
-	if sizeHint > 0 {
-		m.entries = make([]entry, 0, min(sizeHint/bytesPerEntryGuess, maxEntriesGuess)+16)
-	}
+	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra, refs: map[int]string{}, kept: map[int]int{}}
 	sc := jsonl.NewScanner(r, name)
 	var sr jsonl.Reader
 	var a analysis
@@ -125,6 +146,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 		return nil, err
 	}
 	m.flushBlanks(fs)
+	m.finishIndex()
 	if m.crlf > 0 {
 		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%d lines end in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", m.crlf)
 	}
@@ -221,23 +243,138 @@ func (m *model) noteJunk(l jsonl.Line, a *analysis, fs *findings) {
 func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	s := &a.segs[k]
 	f := &s.f
-	e := entry{line: l.Num, seg: k, lineOff: l.Offset, lineLen: l.Length, off: l.Offset + int64(a.rawOffset(s.start)), keptIdx: -1, parsed: -1}
+	e := entry{line: l.Num, off: l.Offset + int64(a.rawOffset(s.start)), keptIdx: -1}
+	parsed := -1
 	if a.parsed() {
-		e.parsed = m.parsed - 1
+		parsed = m.parsed - 1
 	}
 	if m.ra == nil {
-		e.hash = maphash.Bytes(m.seed, a.text[s.start:s.end])
+		m.hashes = append(m.hashes, maphash.Bytes(m.seed, a.text[s.start:s.end]))
 	}
 	e.header, e.typ = typeOf(f.Type)
 	e.id, e.hasID = jsonl.DecodeString(f.ID)
-	e.pvalue, e.parent = jsonl.ParentValueOf(f.ParentID)
-	if e.header && f.Version != nil {
-		e.vraw = string(f.Version)
-	}
 	e.readRefs(f)
 	e.readMessage(f)
-	m.entries = append(m.entries, e)
+	facts := jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: e.id, HasID: e.hasID,
+		Ref: e.ref, HasRef: e.hasRef, Parsed: parsed, NotNode: e.header}
+	facts.Parent, facts.ParentID = jsonl.ParentValueOf(f.ParentID)
+	if e.header {
+		facts.Type = jsonl.TypeSession // tells a header from an entry in the index: see model.at
+		m.headers = append(m.headers, headerRec{entry: m.n, id: e.id, hasID: e.hasID})
+		if f.Version != nil {
+			m.headers[len(m.headers)-1].vraw = string(f.Version)
+		}
+	}
+	m.keep(&e)
+	m.feed(&facts)
 	checkContent(&e, f, fs)
+}
+
+// keep puts what entry m.n has beyond the index in the side tables.
+func (m *model) keep(e *entry) {
+	if e.hasRef {
+		m.refs[m.n] = e.ref
+	}
+	if e.keptIdx >= 0 {
+		m.kept[m.n] = e.keptIdx
+	}
+	if e.role == jsonl.ToolResultRole || len(e.calls) > 0 {
+		m.toolAt = append(m.toolAt, m.n)
+		m.tools = append(m.tools, toolRec{callID: e.callID, toolName: e.toolName, callHash: e.callHash, calls: e.calls, aborted: e.aborted})
+	}
+}
+
+// feed gives entry m.n to the index. Until the first header the index
+// cannot be started (the header's version says how v1 ids are made), so the
+// objects before it wait in early.
+func (m *model) feed(f *jsonl.EntryFacts) {
+	m.n++
+	if m.b == nil && f.Type == jsonl.TypeSession {
+		h := m.headers[0]
+		m.startIndex(jsonl.IndexOptions{Version: jsonl.SessionVersion([]byte(h.vraw)), SessionID: h.id})
+	}
+	if m.b == nil {
+		m.early = append(m.early, *f)
+		return
+	}
+	m.b.Add(f)
+}
+
+// startIndex starts the index and gives it the objects read so far.
+func (m *model) startIndex(opts jsonl.IndexOptions) {
+	opts.Same = m.same
+	m.b = jsonl.NewIndexBuilder(m.name, opts)
+	m.ix = m.b.Building()
+	for k := range m.early {
+		m.b.Add(&m.early[k])
+	}
+	m.early = nil
+}
+
+// finishIndex links the index once every object is read; a file without a
+// header gets the current version.
+func (m *model) finishIndex() {
+	if m.b == nil {
+		m.startIndex(jsonl.IndexOptions{Version: jsonl.CurrentVersion})
+	}
+	m.ix = m.b.Index()
+	m.b = nil
+}
+
+// at is object i as the checks read it, made again from the index and the
+// side tables; its id is left empty unless it is a header.
+func (m *model) at(i int) entry {
+	e := entry{line: m.ix.LineNum(i), off: m.ix.Offset(i), typ: m.ix.Type(i), role: m.ix.MessageRole(i), hasID: m.ix.HasID(i), keptIdx: -1}
+	if e.typ == jsonl.TypeSession {
+		h := m.headers[m.headerNum(i)]
+		e.typ, e.header, e.id, e.hasID = jsonl.TypeUnknown, true, h.id, h.hasID
+		return e
+	}
+	if e.typ.Ref() != jsonl.NoRef {
+		e.ref, e.hasRef = m.refs[i]
+	}
+	if k, ok := m.kept[i]; ok && e.typ == jsonl.TypeCompaction {
+		e.keptIdx = k
+	}
+	if t := m.tool(i); e.typ == jsonl.TypeMessage && t != nil {
+		e.callID, e.toolName, e.callHash, e.calls, e.aborted = t.callID, t.toolName, t.callHash, t.calls, t.aborted
+	}
+	return e
+}
+
+// isHeader reports whether object i is a header.
+func (m *model) isHeader(i int) bool { return m.ix.Type(i) == jsonl.TypeSession }
+
+// headerNum is header object i's place among the headers.
+func (m *model) headerNum(i int) int {
+	return sort.Search(len(m.headers), func(k int) bool { return m.headers[k].entry >= i })
+}
+
+// tool is object i's toolRec, nil when it has none.
+func (m *model) tool(i int) *toolRec {
+	k := sort.SearchInts(m.toolAt, i)
+	if k == len(m.toolAt) || m.toolAt[k] != i {
+		return nil
+	}
+	return &m.tools[k]
+}
+
+// rawID is object i's id as written ("" when it has no string id): the
+// index's for v2 and v3 (which keep it), read again from the file for v1,
+// whose index holds the generated ids.
+func (m *model) rawID(i int) (string, error) {
+	if m.isHeader(i) {
+		return m.headers[m.headerNum(i)].id, nil
+	}
+	if m.ix.Version >= 2 {
+		return m.ix.ID(i), nil
+	}
+	a, s, err := m.segmentOf(i)
+	if err != nil {
+		return "", err
+	}
+	id, _ := jsonl.DecodeString(a.segs[s].f.ID)
+	return id, nil
 }
 
 // readRefs reads the entry's reference key (jsonl.EntryType.Ref), and the
@@ -282,7 +419,7 @@ func (e *entry) readMessage(f *jsonl.Fields) {
 // hash taken during the scan otherwise.
 func (m *model) same(i, j int) bool {
 	if m.ra == nil {
-		return m.entries[i].hash == m.entries[j].hash
+		return m.hashes[i] == m.hashes[j]
 	}
 	a, errA := m.objectText(i)
 	b, errB := m.objectText(j)
@@ -292,19 +429,69 @@ func (m *model) same(i, j int) bool {
 // objectText reads object i back: its bytes as the scan saw them (after
 // normalising the line).
 func (m *model) objectText(i int) ([]byte, error) {
-	e := &m.entries[i]
-	raw, err := m.readLine(lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+	a, k, err := m.segmentOf(i)
 	if err != nil {
 		return nil, err
 	}
-	var r jsonl.Reader
-	var a analysis
-	analyse(&r, raw, &a)
-	if e.seg >= len(a.segs) {
-		return nil, &jsonl.PosError{File: m.name, Line: e.line, Offset: e.lineOff, Err: fmt.Errorf("the line changed while it was being read")}
-	}
-	s := a.segs[e.seg]
+	s := a.segs[k]
 	return append([]byte(nil), a.text[s.start:s.end]...), nil
+}
+
+// segmentOf reads object i's line back and analyses it again, as the scan
+// did: the analysis, and which of its segments the object is.
+func (m *model) segmentOf(i int) (*analysis, int, error) {
+	l, seg, err := m.lineOf(i)
+	if err != nil {
+		return nil, 0, err
+	}
+	raw, err := m.readLine(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	var r jsonl.Reader
+	a := &analysis{}
+	analyse(&r, raw, a)
+	if seg >= len(a.segs) {
+		return nil, 0, &jsonl.PosError{File: m.name, Line: l.num, Offset: l.off, Err: fmt.Errorf("the line changed while it was being read")}
+	}
+	return a, seg, nil
+}
+
+// lineOf is the physical line of object i, and the object's index among the
+// objects on it. A dirty line is its lineRec; a clean line holds one object
+// and nothing else, so it starts at the object and ends at the next newline.
+func (m *model) lineOf(i int) (lineRec, int, error) {
+	num := m.ix.LineNum(i)
+	k := sort.Search(len(m.dirty), func(k int) bool { return m.dirty[k].num >= num })
+	if k < len(m.dirty) && m.dirty[k].num == num {
+		first := i
+		for first > 0 && m.ix.LineNum(first-1) == num {
+			first--
+		}
+		return m.dirty[k], i - first, nil
+	}
+	off := m.ix.Offset(i)
+	n, err := m.lineLength(num, off)
+	return lineRec{num: num, off: off, len: n}, 0, err
+}
+
+// lineLength is the length, newline included, of the clean line number num
+// at offset off.
+func (m *model) lineLength(num int, off int64) (int, error) {
+	buf := make([]byte, 4096)
+	for n := 0; ; {
+		got, err := m.ra.ReadAt(buf, off+int64(n))
+		if k := bytes.IndexByte(buf[:got], '\n'); k >= 0 {
+			return n + k + 1, nil
+		}
+		n += got
+		if err != nil {
+			return 0, &jsonl.PosError{File: m.name, Line: num, Offset: off, Err: fmt.Errorf("read back: no newline: %w", err)}
+		}
+		if got == len(buf) && len(buf) < 1<<20 {
+			buf = make([]byte, 2*len(buf))
+		}
+	}
 }
 
 // readLine reads a physical line back and strips its newline, CR and (on

@@ -76,13 +76,17 @@ func (pl *plan) set(i int, key string, val []byte) { c := pl.ch(i); c.set.Set(ke
 
 // makePlan decides every change from the validated model.
 func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, error) {
-	n := len(a.m.entries)
+	n := a.m.n
 	pl := &plan{a: a, ra: ra, opts: opts, changes: map[int]*change{}, newID: make([]string, n),
 		parent: make([]int, n), removed: make([]bool, n), ref: make([]string, n), taken: map[string]bool{}}
-	for i := range a.m.entries {
-		pl.taken[a.m.entries[i].id] = true
-		pl.ref[i] = a.m.entries[i].ref
-		pl.removed[i] = a.m.entries[i].header
+	for i := range n {
+		id, err := a.m.rawID(i)
+		if err != nil {
+			return nil, err
+		}
+		pl.taken[id] = true
+		pl.ref[i] = a.m.refs[i]
+		pl.removed[i] = a.m.isHeader(i)
 	}
 	if err := pl.planHeader(name); err != nil {
 		return nil, err
@@ -95,7 +99,9 @@ func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, er
 	if err := pl.planPaths(); err != nil {
 		return nil, err
 	}
-	pl.planLines()
+	if err := pl.planLines(); err != nil {
+		return nil, err
+	}
 	pl.lineFixes()
 	if err := pl.planRequest(); err != nil {
 		return nil, err
@@ -141,15 +147,15 @@ func (pl *plan) planLinks() {
 	m := pl.a.m
 	cyc := cycleMembers(pl.a.s.ix)
 	prev := noParent
-	for i := range m.entries {
-		e := &m.entries[i]
-		if e.header {
+	for i := range m.n {
+		if m.isHeader(i) {
 			continue
 		}
-		if !pl.assignID(i, e) {
+		e := m.at(i)
+		if !pl.assignID(i, &e) {
 			continue
 		}
-		pl.linkParent(i, e, prev, cyc)
+		pl.linkParent(i, &e, prev, cyc)
 		if pl.newID[i] != "" { // a parentId "" is a root in Pi: such an entry can be no parent
 			prev = i
 		}
@@ -159,7 +165,7 @@ func (pl *plan) planLinks() {
 
 // assignID keeps, renews or drops (a byte-for-byte repeat) entry i's id.
 func (pl *plan) assignID(i int, e *entry) bool {
-	m, ix := pl.a.m, pl.a.s.ix
+	ix := pl.a.s.ix
 	d, seen := ix.DuplicateOf(i)
 	switch {
 	case !e.hasID:
@@ -168,13 +174,13 @@ func (pl *plan) assignID(i int, e *entry) bool {
 		pl.fix("ids.missing", e.line, "gave the %s entry without an id the id %s", typeLabel(e), pl.newID[i])
 	case seen && d.Repeat:
 		pl.ch(i).drop, pl.removed[i] = dropRepeat, true
-		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", ix.ID(i), m.entries[d.Earlier].line)
+		pl.fix("ids.duplicate-identical", e.line, "dropped entry %s, a byte-for-byte repeat of line %d", ix.ID(i), ix.LineNum(d.Earlier))
 		return false
 	case seen:
 		pl.newID[i] = pl.freshID(e.line)
 		pl.set(i, "id", jsonl.QuoteString(pl.newID[i]))
 		id := ix.ID(i)
-		pl.fix("ids.duplicate-conflict", e.line, "renamed entry %s to %s (line %d has the id too); later entries that name %s now name %s", id, pl.newID[i], m.entries[d.Earlier].line, id, pl.newID[i])
+		pl.fix("ids.duplicate-conflict", e.line, "renamed entry %s to %s (line %d has the id too); later entries that name %s now name %s", id, pl.newID[i], ix.LineNum(d.Earlier), id, pl.newID[i])
 	default:
 		pl.newID[i] = ix.ID(i)
 	}
@@ -210,7 +216,7 @@ func (pl *plan) linkParent(i int, e *entry, prev int, cyc map[int]bool) {
 	to := "made it a root"
 	val := []byte("null")
 	if prev >= 0 {
-		to = fmt.Sprintf("attached it to %s (line %d), the entry before it", pl.newID[prev], pl.a.m.entries[prev].line)
+		to = fmt.Sprintf("attached it to %s (line %d), the entry before it", pl.newID[prev], ix.LineNum(prev))
 		val = jsonl.QuoteString(pl.newID[prev])
 	}
 	pl.set(i, "parentId", val)
@@ -230,8 +236,8 @@ func cycleMembers(ix *jsonl.Index) map[int]bool {
 // resolveRefs points targetId, fromId and firstKeptEntryId at the renamed
 // entry when the id they name was renamed (the latest earlier entry wins).
 func (pl *plan) resolveRefs() {
-	m, ix := pl.a.m, pl.a.s.ix
-	for i := range m.entries {
+	ix := pl.a.s.ix
+	for i := range pl.a.m.n {
 		if pl.removed[i] {
 			continue
 		}
@@ -241,7 +247,7 @@ func (pl *plan) resolveRefs() {
 		}
 		if j, ok := ix.LatestBefore(named, i); ok && pl.newID[j] != ix.ID(j) {
 			pl.ref[i] = pl.newID[j]
-			pl.set(i, m.entries[i].typ.Ref().String(), jsonl.QuoteString(pl.newID[j]))
+			pl.set(i, ix.Type(i).Ref().String(), jsonl.QuoteString(pl.newID[j]))
 		}
 	}
 }
@@ -251,7 +257,7 @@ func (pl *plan) resolveRefs() {
 func (pl *plan) planV1() {
 	ix := pl.a.s.ix
 	prev := noParent
-	for i := range pl.a.m.entries {
+	for i := range pl.a.m.n {
 		if pl.removed[i] {
 			continue
 		}
@@ -268,7 +274,7 @@ func (pl *plan) planV1() {
 }
 
 func (pl *plan) planV1Kept(i int) {
-	e := &pl.a.m.entries[i]
+	e := pl.a.m.at(i)
 	if e.typ != jsonl.TypeCompaction || e.keptIdx < 0 {
 		return
 	}
@@ -281,7 +287,7 @@ func (pl *plan) planV1Kept(i int) {
 
 // planLines lists the lines to rewrite, in order: lines that are not clean,
 // and lines holding an object that changes.
-func (pl *plan) planLines() {
+func (pl *plan) planLines() error {
 	m := pl.a.m
 	seen := map[int]bool{}
 	for _, l := range m.dirty {
@@ -290,14 +296,18 @@ func (pl *plan) planLines() {
 		pl.quarant = pl.quarant || l.junk
 	}
 	for i, c := range pl.changes {
-		e := &m.entries[i]
 		pl.quarant = pl.quarant || c.drop == dropQuarantine
-		if !seen[e.line] {
-			seen[e.line] = true
-			pl.visit = append(pl.visit, lineRec{num: e.line, off: e.lineOff, len: e.lineLen})
+		if num := m.ix.LineNum(i); !seen[num] {
+			seen[num] = true
+			l, _, err := m.lineOf(i)
+			if err != nil {
+				return err
+			}
+			pl.visit = append(pl.visit, l)
 		}
 	}
 	sort.Slice(pl.visit, func(i, j int) bool { return pl.visit[i].num < pl.visit[j].num })
+	return nil
 }
 
 // changed reports whether the output differs from the input.

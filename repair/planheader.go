@@ -17,7 +17,7 @@ func (pl *plan) planHeader(name string) error {
 	if s.header < 0 {
 		return pl.recreateHeader(name)
 	}
-	h := &m.entries[s.header]
+	h := m.at(s.header)
 	pl.idSource = h.id
 	var set jsonl.Object
 	if !h.hasID {
@@ -52,8 +52,8 @@ func (pl *plan) planHeader(name string) error {
 // hookMessage role becomes custom.
 func (pl *plan) migrateRoles() {
 	pl.migrate = true
-	for i := range pl.a.m.entries {
-		if e := &pl.a.m.entries[i]; e.typ == jsonl.TypeMessage && e.role == jsonl.CustomRole {
+	for i := range pl.a.m.n {
+		if ix := pl.a.m.ix; ix.Type(i) == jsonl.TypeMessage && ix.MessageRole(i) == jsonl.CustomRole {
 			pl.ch(i)
 		}
 	}
@@ -62,10 +62,9 @@ func (pl *plan) migrateRoles() {
 func (pl *plan) dropOtherHeaders() {
 	m := pl.a.m
 	first := pl.a.s.header
-	for i := first + 1; i < len(m.entries); i++ {
-		e := &m.entries[i]
+	for _, h := range m.headers[1:] {
+		i, e := h.entry, m.at(h.entry)
 		switch {
-		case !e.header:
 		case m.same(i, first):
 			pl.ch(i).drop = dropRepeat
 			pl.fix("header.duplicate", e.line, "dropped a repeat of the session header")
@@ -120,8 +119,8 @@ func uuid7(t time.Time, seed string) string {
 // firstTimestamp is the first entry's timestamp, or now for a file without
 // entries.
 func (pl *plan) firstTimestamp() (string, error) {
-	for i := range pl.a.m.entries {
-		if pl.a.m.entries[i].header {
+	for i := range pl.a.m.n {
+		if pl.a.m.isHeader(i) {
 			continue
 		}
 		obj, err := pl.readObject(i)

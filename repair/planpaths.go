@@ -30,8 +30,8 @@ func (pl *plan) planPaths() error {
 // the removed objects being no nodes.
 func (pl *plan) relink() *jsonl.Index {
 	b := jsonl.NewIndexBuilder(pl.a.m.name, jsonl.IndexOptions{})
-	for i := range pl.a.m.entries {
-		e := &pl.a.m.entries[i]
+	for i := range pl.a.m.n {
+		e := pl.a.m.at(i)
 		f := jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: pl.newID[i], HasID: true,
 			Ref: pl.ref[i], HasRef: e.hasRef || pl.ref[i] != "", Parsed: -1, NotNode: pl.removed[i]}
 		if p := pl.parent[i]; p >= 0 {
@@ -44,7 +44,7 @@ func (pl *plan) relink() *jsonl.Index {
 }
 
 func (pl *plan) keptOf(i int) (int, bool) {
-	e := &pl.a.m.entries[i]
+	e := pl.a.m.at(i)
 	if pl.ref[i] == "" && !e.hasRef {
 		return 0, false
 	}
@@ -62,7 +62,7 @@ func (pl *plan) dropOrphans(issues []issue) bool {
 		if is.kind != issueOrphan {
 			continue
 		}
-		e := &pl.a.m.entries[is.at]
+		e := pl.a.m.at(is.at)
 		pl.removed[is.at], pl.ch(is.at).drop, any = true, dropQuarantine, true
 		pl.fix("tools.orphan-result", e.line, "moved tool result %s to the quarantine: the call %s it answers is lost", pl.newID[is.at], e.callID)
 	}
@@ -90,10 +90,11 @@ func (pl *plan) reparentRemoved() {
 }
 
 func (pl *plan) planIssue(is issue) error {
-	e := &pl.a.m.entries[is.at]
+	e := pl.a.m.at(is.at)
 	switch is.kind {
 	case issueNameMismatch:
-		name := callName(&pl.a.m.entries[is.other], e.callID)
+		other := pl.a.m.at(is.other)
+		name := callName(&other, e.callID)
 		pl.ch(is.at).tool = name
 		pl.fix("tools.name-mismatch", e.line, "set the toolName of result %s from %q to %q, its call's", pl.newID[is.at], e.toolName, name)
 	case issueKeptMissing, issueKeptOffPath:
@@ -123,7 +124,8 @@ func (pl *plan) closeCalls(is issue) error {
 	}
 	var lines [][]byte
 	prev := pl.newID[from]
-	a := &pl.a.m.entries[is.at]
+	av := pl.a.m.at(is.at)
+	a := &av
 	for _, k := range is.calls {
 		id := pl.freshID(a.line*1000 + k)
 		lines = append(lines, resultLine(id, prev, ts, a.calls[k]))

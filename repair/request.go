@@ -205,8 +205,8 @@ func (pl *plan) keepsEntries() bool {
 	m, rix := pl.a.m, pl.a.requestIx
 	var written []string
 	last := -1
-	for i := range m.entries {
-		if !m.entries[i].header && !pl.removed[i] {
+	for i := range m.n {
+		if !m.isHeader(i) && !pl.removed[i] {
 			written = append(written, pl.newID[i])
 			last = i
 		}

@@ -15,8 +15,8 @@ type structure struct {
 	version     int // 1, 2 or 3; 3 when unknown or missing
 	firstEntry  int // the first entry that is not a header, -1 when none
 	headerFirst bool
-	// ix is the tree of every object of the model (m.entries[i] is its
-	// entry i), those of lines Pi drops included: the tree as it will be
+	// ix is the tree of every object of the model (model.ix: its entry i is
+	// object i), those of lines Pi drops included: the tree as it will be
 	// once repaired. Headers are no nodes, nor are byte-for-byte repeats.
 	ix *jsonl.Index
 }
@@ -37,7 +37,7 @@ func (s *structure) nodes() int {
 func analyseStructure(m *model, fs *findings) *structure {
 	s := &structure{header: -1, firstEntry: -1, version: jsonl.CurrentVersion}
 	checkHeaders(m, s, fs)
-	s.ix = indexModel(m, s)
+	s.ix = m.ix
 	p := s.ix.Problems()
 	checkIDs(m, s, p, fs)
 	checkParents(m, s, p, fs)
@@ -48,17 +48,14 @@ func analyseStructure(m *model, fs *findings) *structure {
 }
 
 func checkHeaders(m *model, s *structure, fs *findings) {
-	for i := range m.entries {
-		e := &m.entries[i]
+	s.firstEntry = firstEntry(m)
+	for k, h := range m.headers {
+		e := m.at(h.entry)
 		switch {
-		case !e.header:
-			if s.firstEntry < 0 {
-				s.firstEntry = i
-			}
-		case s.header < 0:
-			s.header = i
-			checkHeader(m, s, e, fs)
-		case m.same(i, s.header):
+		case k == 0:
+			s.header = h.entry
+			checkHeader(m, s, &e, h.vraw, fs)
+		case m.same(h.entry, s.header):
 			fs.add("header.duplicate", e.line, e.off, "a repeat of the session header (a second writer, or a re-flush)")
 		default:
 			fs.add("header.duplicate", e.line, e.off, "a second session header, for session %q (two files joined?)", e.id)
@@ -73,20 +70,32 @@ func checkHeaders(m *model, s *structure, fs *findings) {
 	}
 }
 
-func checkHeader(m *model, s *structure, e *entry, fs *findings) {
-	s.headerFirst = s.firstEntry < 0
+// firstEntry is the first object that is not a header, -1 when none.
+func firstEntry(m *model) int {
+	for k, h := range m.headers {
+		if h.entry != k {
+			return k
+		}
+	}
+	if len(m.headers) < m.n {
+		return len(m.headers)
+	}
+	return -1
+}
+
+func checkHeader(m *model, s *structure, e *entry, vraw string, fs *findings) {
+	s.headerFirst = s.firstEntry < 0 || s.firstEntry > s.header
 	if !s.headerFirst {
-		first := &m.entries[s.firstEntry]
-		fs.add("header.not-first", e.line, e.off, "the session header comes after an entry (line %d); Pi refuses to open the file", first.line)
+		fs.add("header.not-first", e.line, e.off, "the session header comes after an entry (line %d); Pi refuses to open the file", m.ix.LineNum(s.firstEntry))
 	}
 	if !e.hasID {
 		fs.add("header.invalid", e.line, e.off, "the session header has no string id; Pi refuses to open the file")
 	}
-	s.version = jsonl.SessionVersion([]byte(e.vraw))
-	switch e.vraw {
+	s.version = jsonl.SessionVersion([]byte(vraw))
+	switch vraw {
 	case "", "1", "2", "3":
 	default:
-		fs.add("header.version-unknown", e.line, e.off, "unknown session format version %s; Pi reads it as v%d", clip([]byte(e.vraw)), s.version)
+		fs.add("header.version-unknown", e.line, e.off, "unknown session format version %s; Pi reads it as v%d", clip([]byte(vraw)), s.version)
 		return
 	}
 	if s.version < jsonl.CurrentVersion {
@@ -94,44 +103,27 @@ func checkHeader(m *model, s *structure, e *entry, fs *findings) {
 	}
 }
 
-// indexModel links the model's objects as Pi does: with duplicate ids the
-// later entry wins, except that an entry written twice byte for byte is one
-// node, its first copy; v1 entries form one chain with generated ids.
-func indexModel(m *model, s *structure) *jsonl.Index {
-	opts := jsonl.IndexOptions{Version: s.version, Same: m.same}
-	if s.header >= 0 {
-		opts.SessionID = m.entries[s.header].id
-	}
-	b := jsonl.NewIndexBuilder(m.name, opts)
-	for i := range m.entries {
-		e := &m.entries[i]
-		b.Add(&jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: e.id, HasID: e.hasID,
-			Parent: e.pvalue, ParentID: e.parent, Ref: e.ref, HasRef: e.hasRef, Parsed: e.parsed, NotNode: e.header})
-	}
-	return b.Index()
-}
-
 // checkIDs reports entries without an id and ids used twice.
 func checkIDs(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 	for _, i := range p.NoID {
-		e := &m.entries[i]
-		fs.add("ids.missing", e.line, e.off, "a %s entry without a string id", typeLabel(e))
+		e := m.at(i)
+		fs.add("ids.missing", e.line, e.off, "a %s entry without a string id", typeLabel(&e))
 	}
 	for _, d := range p.Duplicates {
-		e, j := &m.entries[d.Entry], d.Earlier
+		e, j := m.at(d.Entry), d.Earlier
 		if d.Repeat {
 			// The same entry twice: one node, whichever copy Pi picks.
-			fs.add("ids.duplicate-identical", e.line, e.off, "entry %s repeats line %d byte for byte (a re-flush)", s.ix.ID(d.Entry), m.entries[j].line)
+			fs.add("ids.duplicate-identical", e.line, e.off, "entry %s repeats line %d byte for byte (a re-flush)", s.ix.ID(d.Entry), s.ix.LineNum(j))
 			continue
 		}
-		fs.add("ids.duplicate-conflict", e.line, e.off, "id %s is also used by a different entry on line %d; Pi keeps only this one", s.ix.ID(d.Entry), m.entries[j].line)
+		fs.add("ids.duplicate-conflict", e.line, e.off, "id %s is also used by a different entry on line %d; Pi keeps only this one", s.ix.ID(d.Entry), s.ix.LineNum(j))
 	}
 }
 
 // checkParents reports parentIds that name no entry.
 func checkParents(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 	for _, i := range p.BadParents {
-		e := &m.entries[i]
+		e := m.at(i)
 		if s.ix.ParentValue(i) == jsonl.ParentNotString {
 			fs.add("parents.dangling", e.line, e.off, "entry %s has a parentId that is not a string", s.ix.ID(i))
 			continue
@@ -155,14 +147,14 @@ func checkLinks(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 	for _, c := range p.Cycles {
 		var names []string
 		for _, i := range c {
-			names = append(names, fmt.Sprintf("%s (line %d)", s.ix.ID(i), m.entries[i].line))
+			names = append(names, fmt.Sprintf("%s (line %d)", s.ix.ID(i), s.ix.LineNum(i)))
 		}
-		first := &m.entries[c[0]]
+		first := m.at(c[0])
 		fs.add("parents.cycle", first.line, first.off, "parent cycle through %s; Pi never finishes building the context", strings.Join(names, " → "))
 	}
 	for _, i := range p.ParentAfter {
-		e, parent := &m.entries[i], s.ix.Parent(i)
-		fs.add("parents.after-child", e.line, e.off, "entry %s names parent %s, which is written later (line %d)", s.ix.ID(i), s.ix.ID(parent), m.entries[parent].line)
+		e, parent := m.at(i), s.ix.Parent(i)
+		fs.add("parents.after-child", e.line, e.off, "entry %s names parent %s, which is written later (line %d)", s.ix.ID(i), s.ix.ID(parent), s.ix.LineNum(parent))
 	}
 }
 
@@ -170,7 +162,7 @@ func checkLinks(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 // firstKeptEntryIndex) to an entry.
 func (s *structure) keptOf(m *model) func(i int) (int, bool) {
 	return func(i int) (int, bool) {
-		e := &m.entries[i]
+		e := m.at(i)
 		if s.version < 2 && e.keptIdx >= 0 {
 			return s.ix.ParsedEntry(e.keptIdx)
 		}
@@ -197,9 +189,8 @@ func reportIssues(m *model, ix *jsonl.Index, issues []issue, fs *findings) {
 }
 
 func reportIssue(m *model, ix *jsonl.Index, is issue, fs *findings) {
-	e := &m.entries[is.at]
-	id := ix.ID(is.at)
-	other := &m.entries[is.other]
+	ev, otherv := m.at(is.at), m.at(is.other)
+	e, other, id := &ev, &otherv, ix.ID(is.at)
 	switch is.kind {
 	case issueOrphan:
 		fs.add("tools.orphan-result", e.line, e.off, "tool result %s answers call %s, which is not on its branch; providers reject it", id, e.callID)
@@ -255,7 +246,7 @@ func typeLabel(e *entry) string {
 // checkRefs reports labels and branch summaries that point at no entry.
 func checkRefs(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 	for _, i := range p.MissingRefs {
-		e := &m.entries[i]
+		e := m.at(i)
 		switch {
 		case e.typ == jsonl.TypeLabel:
 			fs.add("label.target-missing", e.line, e.off, "label %s targets %q, which names no entry", s.ix.ID(i), e.ref)

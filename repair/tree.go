@@ -37,7 +37,7 @@ type pathChecker struct {
 	ix       *jsonl.Index            // the tree, over m.entries
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
-	pending  []int          // the assistant whose calls are open at each node, -1 for none
+	pending  []int32        // the assistant whose calls are open at each node, -1 for none
 	calls    map[uint64]int // call id's hash → the nearest assistant on the path that made it
 	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
 	answered map[uint64]int // call id's hash → results on the path
@@ -46,19 +46,20 @@ type pathChecker struct {
 
 // checkPaths runs the checks of every branch of ix, the tree of m's objects.
 func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue {
-	n := len(m.entries)
-	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int, n),
+	n := m.n
+	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int32, n),
 		calls: map[uint64]int{}, answered: map[uint64]int{}}
 	ix.Walk(pc.enter, pc.leave)
 	return pc.issues
 }
 
 func (pc *pathChecker) enter(i int, leaf bool) {
-	e := &pc.m.entries[i]
+	ev := pc.m.at(i)
+	e := &ev
 	pc.onPath[i] = true
 	pending := -1
 	if p := pc.ix.Parent(i); p >= 0 {
-		pending = pc.pending[p]
+		pending = int(pc.pending[p])
 	}
 	switch {
 	case e.typ == jsonl.TypeCompaction:
@@ -78,14 +79,15 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 	case e.typ == jsonl.TypeContextEdit:
 		pc.checkEdit(i, e)
 	}
-	pc.pending[i] = pending
+	pc.pending[i] = int32(pending)
 	if leaf {
 		pc.closeTurn(pending, i, issueUnansweredEnd)
 	}
 }
 
 func (pc *pathChecker) leave(i int) {
-	e := &pc.m.entries[i]
+	ev := pc.m.at(i)
+	e := &ev
 	pc.onPath[i] = false
 	if e.typ != jsonl.TypeMessage {
 		return
@@ -93,7 +95,7 @@ func (pc *pathChecker) leave(i int) {
 	if e.role == jsonl.ToolResultRole {
 		pc.answered[e.callHash]--
 	}
-	if e.role == jsonl.AssistantRole && !e.aborted && pc.pending[i] == i {
+	if e.role == jsonl.AssistantRole && !e.aborted && int(pc.pending[i]) == i {
 		for k := len(e.calls) - 1; k >= 0; k-- {
 			prev := pc.shadowed[len(pc.shadowed)-1]
 			pc.shadowed = pc.shadowed[:len(pc.shadowed)-1]
@@ -124,7 +126,7 @@ func (pc *pathChecker) checkResult(i int, e *entry) {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
 	}
-	for _, c := range pc.m.entries[a].calls {
+	for _, c := range pc.m.tool(a).calls {
 		if c.id == e.callID && c.name != e.toolName && c.name != "" { // a call without a name cannot say
 			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
 			return
@@ -139,7 +141,7 @@ func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
 		return
 	}
 	var open []int
-	for k, c := range pc.m.entries[a].calls {
+	for k, c := range pc.m.tool(a).calls {
 		if pc.answered[c.hash] <= 0 {
 			open = append(open, k)
 		}
@@ -166,7 +168,7 @@ func (pc *pathChecker) checkEdit(i int, e *entry) {
 		pc.issues = append(pc.issues, issue{kind: issueEditMissing, at: i})
 	case !pc.onPath[k]:
 		pc.issues = append(pc.issues, issue{kind: issueEditOffPath, at: i, other: k})
-	case !editable(&pc.m.entries[k]):
+	case !editable(pc.m.at(k)):
 		pc.issues = append(pc.issues, issue{kind: issueEditNotEditable, at: i, other: k})
 	}
 }
@@ -190,7 +192,7 @@ func contextRole(e *entry) jsonl.Role {
 	return e.typ.ContextRole()
 }
 
-func editable(e *entry) bool {
+func editable(e entry) bool {
 	if e.typ != jsonl.TypeMessage {
 		return e.typ.ContextRole() == jsonl.CustomRole
 	}

@@ -206,14 +206,14 @@ func (w *writer) objectItself(i int, c *change, text []byte) error {
 	case dropQuarantine:
 		return w.quarantine(text)
 	}
-	migrate := w.pl.migrate && w.pl.a.m.entries[i].typ == jsonl.TypeMessage
+	migrate := w.pl.migrate && w.pl.a.m.ix.Type(i) == jsonl.TypeMessage
 	if len(c.set.Keys) == 0 && c.tool == "" && !migrate {
 		return w.out.WriteLine(text)
 	}
 	obj, err := jsonl.ParseObject(text)
 	if err != nil {
-		e := &w.pl.a.m.entries[i]
-		return &jsonl.PosError{File: w.pl.a.m.name, Line: e.line, Offset: e.off, Err: err}
+		ix := w.pl.a.m.ix
+		return &jsonl.PosError{File: w.pl.a.m.name, Line: ix.LineNum(i), Offset: ix.Offset(i), Err: err}
 	}
 	applySet(&obj, c.set)
 	if c.tool != "" || migrate {
@@ -258,6 +258,6 @@ func (w *writer) quarantine(b []byte) error {
 
 // firstEntry returns the index of the first object on a line.
 func (pl *plan) firstEntry(line int) int {
-	es := pl.a.m.entries
-	return sort.Search(len(es), func(i int) bool { return es[i].line >= line })
+	ix := pl.a.m.ix
+	return sort.Search(pl.a.m.n, func(i int) bool { return ix.LineNum(i) >= line })
 }
