@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/pitool/pitool/jsonl"
@@ -53,14 +54,37 @@ type headerRec struct {
 	vraw  string // the raw version value ("" for v1)
 }
 
-// toolRec is what the path check needs of a tool result or of an assistant
-// message that makes tool calls.
-type toolRec struct {
+// resultRec is what the path check needs of a tool result.
+type resultRec struct {
 	callID   string
 	toolName string
 	callHash uint64
-	calls    []call
-	aborted  bool
+}
+
+// callsRec is what the path check needs of an assistant message that makes
+// tool calls.
+type callsRec struct {
+	calls   []call
+	aborted bool
+}
+
+// sideTable holds a record for a few objects, by ascending entry number.
+type sideTable[T any] struct {
+	at   []int32
+	recs []T
+}
+
+func (t *sideTable[T]) add(i int, rec T) {
+	t.at, t.recs = append(t.at, int32(i)), append(t.recs, rec)
+}
+
+// get is object i's record, nil when it has none.
+func (t *sideTable[T]) get(i int) *T {
+	k, found := slices.BinarySearch(t.at, int32(i))
+	if !found {
+		return nil
+	}
+	return &t.recs[k]
 }
 
 // lineRec is a physical line that repair must rewrite: it is not one clean
@@ -100,8 +124,8 @@ type model struct {
 	headers []headerRec
 	refs    map[int]string // the reference key's text, of the entries where it is a string
 	kept    map[int]int    // v1 compactions' firstKeptEntryIndex, when not negative
-	toolAt  []int          // the entries with a toolRec, ascending
-	tools   []toolRec      // their records
+	results sideTable[resultRec]
+	callers sideTable[callsRec]
 	hashes  []uint64       // each object's hash of its bytes, when the input cannot be read again
 	dirty   []lineRec
 	lines   int
@@ -278,9 +302,11 @@ func (m *model) keep(e *entry) {
 	if e.keptIdx >= 0 {
 		m.kept[m.n] = e.keptIdx
 	}
-	if e.role == jsonl.ToolResultRole || len(e.calls) > 0 {
-		m.toolAt = append(m.toolAt, m.n)
-		m.tools = append(m.tools, toolRec{callID: e.callID, toolName: e.toolName, callHash: e.callHash, calls: e.calls, aborted: e.aborted})
+	switch {
+	case e.role == jsonl.ToolResultRole:
+		m.results.add(m.n, resultRec{callID: e.callID, toolName: e.toolName, callHash: e.callHash})
+	case len(e.calls) > 0:
+		m.callers.add(m.n, callsRec{calls: e.calls, aborted: e.aborted})
 	}
 }
 
@@ -336,8 +362,14 @@ func (m *model) at(i int) entry {
 	if k, ok := m.kept[i]; ok && e.typ == jsonl.TypeCompaction {
 		e.keptIdx = k
 	}
-	if t := m.tool(i); e.typ == jsonl.TypeMessage && t != nil {
-		e.callID, e.toolName, e.callHash, e.calls, e.aborted = t.callID, t.toolName, t.callHash, t.calls, t.aborted
+	if e.typ != jsonl.TypeMessage {
+		return e
+	}
+	if r := m.results.get(i); e.role == jsonl.ToolResultRole && r != nil {
+		e.callID, e.toolName, e.callHash = r.callID, r.toolName, r.callHash
+	}
+	if c := m.callers.get(i); e.role == jsonl.AssistantRole && c != nil {
+		e.calls, e.aborted = c.calls, c.aborted
 	}
 	return e
 }
@@ -350,13 +382,12 @@ func (m *model) headerNum(i int) int {
 	return sort.Search(len(m.headers), func(k int) bool { return m.headers[k].entry >= i })
 }
 
-// tool is object i's toolRec, nil when it has none.
-func (m *model) tool(i int) *toolRec {
-	k := sort.SearchInts(m.toolAt, i)
-	if k == len(m.toolAt) || m.toolAt[k] != i {
-		return nil
+// callsOf is the tool calls of assistant message i.
+func (m *model) callsOf(i int) []call {
+	if c := m.callers.get(i); c != nil {
+		return c.calls
 	}
-	return &m.tools[k]
+	return nil
 }
 
 // rawID is object i's id as written ("" when it has no string id): the

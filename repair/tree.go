@@ -126,7 +126,7 @@ func (pc *pathChecker) checkResult(i int, e *entry) {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
 	}
-	for _, c := range pc.m.tool(a).calls {
+	for _, c := range pc.m.callsOf(a) {
 		if c.id == e.callID && c.name != e.toolName && c.name != "" { // a call without a name cannot say
 			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
 			return
@@ -141,7 +141,7 @@ func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
 		return
 	}
 	var open []int
-	for k, c := range pc.m.tool(a).calls {
+	for k, c := range pc.m.callsOf(a) {
 		if pc.answered[c.hash] <= 0 {
 			open = append(open, k)
 		}
