@@ -1,6 +1,9 @@
 package jsonl
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // ParentValue says what an entry's parentId holds. Only a non-empty string
 // names a parent; Pi reads every other value as a root.
@@ -198,23 +201,26 @@ func (ix *Index) loopFromFirst(start int32) []int {
 // visited.
 func (ix *Index) Walk(enter func(i int, leaf bool), leave func(i int)) {
 	kids, roots := ix.kids()
-	type frame struct{ node, next int32 }
-	var stack []frame
+	// No stack: the way up is the parent, and the next child to visit is
+	// the one after the child just left (children are in file order). A
+	// chain of a million entries would otherwise stack a million frames.
 	for _, r := range roots {
+		cur, next := r, 0
 		enter(int(r), len(kids.of(r)) == 0)
-		stack = append(stack[:0], frame{node: r})
-		for len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			cs := kids.of(top.node)
-			if int(top.next) == len(cs) {
-				leave(int(top.node))
-				stack = stack[:len(stack)-1]
+		for {
+			if cs := kids.of(cur); next < len(cs) {
+				c := cs[next]
+				enter(int(c), len(kids.of(c)) == 0)
+				cur, next = c, 0
 				continue
 			}
-			c := cs[top.next]
-			top.next++
-			enter(int(c), len(kids.of(c)) == 0)
-			stack = append(stack, frame{node: c})
+			leave(int(cur))
+			if cur == r {
+				break
+			}
+			p := ix.parents[cur]
+			k, _ := slices.BinarySearch(kids.of(p), cur)
+			cur, next = p, k+1
 		}
 	}
 }

@@ -34,20 +34,24 @@ type issue struct {
 // tool calls, the results answering them, and the pending calls of the turn.
 type pathChecker struct {
 	m        *model
-	ix       *jsonl.Index            // the tree, over m.entries
+	ix       *jsonl.Index            // the tree of m's objects
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
 	onPath   []bool
-	pending  []int32        // the assistant whose calls are open at each node, -1 for none
+	pending  []opened       // where the path's open assistant changes, root first
 	calls    map[uint64]int // call id's hash → the nearest assistant on the path that made it
 	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
 	answered map[uint64]int // call id's hash → results on the path
 	issues   []issue
 }
 
+// opened says that from node on down the path, the assistant whose calls
+// are open is a (-1: none), until the next opened.
+type opened struct{ node, a int32 }
+
 // checkPaths runs the checks of every branch of ix, the tree of m's objects.
 func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue {
 	n := m.n
-	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n), pending: make([]int32, n),
+	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n),
 		calls: map[uint64]int{}, answered: map[uint64]int{}}
 	ix.Walk(pc.enter, pc.leave)
 	return pc.issues
@@ -57,10 +61,8 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 	ev := pc.m.at(i)
 	e := &ev
 	pc.onPath[i] = true
-	pending := -1
-	if p := pc.ix.Parent(i); p >= 0 {
-		pending = int(pc.pending[p])
-	}
+	inherited := pc.openAt()
+	pending := inherited
 	switch {
 	case e.typ == jsonl.TypeCompaction:
 		// A compaction summarises the turn it interrupts: older Pi releases
@@ -79,7 +81,9 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 	case e.typ == jsonl.TypeContextEdit:
 		pc.checkEdit(i, e)
 	}
-	pc.pending[i] = int32(pending)
+	if pending != inherited {
+		pc.pending = append(pc.pending, opened{node: int32(i), a: int32(pending)})
+	}
 	if leaf {
 		pc.closeTurn(pending, i, issueUnansweredEnd)
 	}
@@ -89,13 +93,18 @@ func (pc *pathChecker) leave(i int) {
 	ev := pc.m.at(i)
 	e := &ev
 	pc.onPath[i] = false
+	opener := false
+	if n := len(pc.pending); n > 0 && pc.pending[n-1].node == int32(i) {
+		opener = pc.pending[n-1].a == int32(i)
+		pc.pending = pc.pending[:n-1]
+	}
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
 	if e.role == jsonl.ToolResultRole {
 		pc.answered[e.callHash]--
 	}
-	if e.role == jsonl.AssistantRole && !e.aborted && int(pc.pending[i]) == i {
+	if e.role == jsonl.AssistantRole && !e.aborted && opener {
 		for k := len(e.calls) - 1; k >= 0; k-- {
 			prev := pc.shadowed[len(pc.shadowed)-1]
 			pc.shadowed = pc.shadowed[:len(pc.shadowed)-1]
@@ -106,6 +115,15 @@ func (pc *pathChecker) leave(i int) {
 			}
 		}
 	}
+}
+
+// openAt is the assistant whose calls are open where the path is, -1 for
+// none.
+func (pc *pathChecker) openAt() int {
+	if n := len(pc.pending); n > 0 {
+		return int(pc.pending[n-1].a)
+	}
+	return -1
 }
 
 func (pc *pathChecker) pushCalls(i int, e *entry) {
