@@ -44,7 +44,7 @@ func TestMemoryPerEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if _, a, err = validate(context.Background(), f, f, path, st.Bytes, ValidateOptions{forRepair: true}); err != nil {
+		if _, a, err = validate(context.Background(), f, f, path, ValidateOptions{forRepair: true}); err != nil {
 			t.Fatal(err)
 		}
 	}) / float64(a.m.n)
@@ -84,7 +84,7 @@ func TestBlankLinesCostNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if _, a, err = validate(context.Background(), f, f, path, 5_000_090, ValidateOptions{forRepair: true}); err != nil {
+		if _, a, err = validate(context.Background(), f, f, path, ValidateOptions{forRepair: true}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -6,18 +6,29 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"slices"
 	"sort"
 
 	"github.com/pitool/pitool/jsonl"
 )
 
-// call is one tool call of an assistant message; hash is its id's, for the
-// maps of the branch walk.
+// call is one tool call of an assistant message: the hashes of its id (for
+// the maps of the branch walk) and of its name. The texts are read again
+// when a finding or a fix needs them (model.toolTexts).
 type call struct {
-	id, name string
-	hash     uint64
+	hash, nameHash uint64
 }
+
+// toolText is the text of a tool call's id and name, or of a tool
+// result's toolCallId and toolName.
+type toolText struct {
+	id, name string
+}
+
+// emptyNameHash is the name hash of a call without a name, which cannot
+// say that a result's toolName is wrong.
+var emptyNameHash = maphash.String(idSeed, "")
 
 // idSeed hashes tool call ids; a collision would only pair the wrong call
 // and result, with odds of 2⁻⁶⁴.
@@ -28,16 +39,16 @@ var idSeed = maphash.MakeSeed()
 // the line, keeps what the index and the side tables need, and model.at
 // makes it again from them.
 type entry struct {
-	line     int    // physical line
-	off      int64  // byte offset of the object (approximate when the line was normalised)
-	id       string // the scan and headers only: model.at leaves it empty for an entry (see model.rawID)
-	hasID    bool   // "id" is a string (model.at: as the index says, so only for v2 and v3)
-	ref      string // targetId (label, context_edit), fromId (branch_summary), firstKeptEntryId (compaction)
-	keptIdx  int    // v1 compaction firstKeptEntryIndex, -1 when absent
-	callID   string // toolResult
-	callHash uint64 // toolResult: callID's hash
-	toolName string // toolResult
-	calls    []call // assistant
+	line     int        // physical line
+	off      int64      // byte offset of the object (approximate when the line was normalised)
+	id       string     // the scan and headers only: model.at leaves it empty for an entry (see model.rawID)
+	hasID    bool       // "id" is a string (model.at: as the index says, so only for v2 and v3)
+	ref      string     // targetId (label, context_edit), fromId (branch_summary), firstKeptEntryId (compaction)
+	keptIdx  int        // v1 compaction firstKeptEntryIndex, -1 when absent
+	callHash uint64     // toolResult: the hash of its toolCallId
+	nameHash uint64     // toolResult: the hash of its toolName
+	calls    []call     // assistant
+	texts    []toolText // the scan only: a result's (one) or an assistant's calls' texts
 	typ      jsonl.EntryType
 	role     jsonl.Role
 	header   bool
@@ -56,15 +67,14 @@ type headerRec struct {
 
 // resultRec is what the path check needs of a tool result.
 type resultRec struct {
-	callID   string
-	toolName string
-	callHash uint64
+	callHash, nameHash uint64
 }
 
 // callsRec is what the path check needs of an assistant message that makes
-// tool calls.
+// tool calls: they are model.calls[first : first+n].
 type callsRec struct {
-	calls   []call
+	first   int32
+	n       uint16
 	aborted bool
 }
 
@@ -126,7 +136,12 @@ type model struct {
 	kept    map[int]int    // v1 compactions' firstKeptEntryIndex, when not negative
 	results sideTable[resultRec]
 	callers sideTable[callsRec]
-	hashes  []uint64       // each object's hash of its bytes, when the input cannot be read again
+	calls   []call // every assistant's tool calls, in file order
+	// texts holds the tool texts (model.toolTexts) when the input cannot
+	// be read again.
+	texts   map[int][]toolText
+	readErr error    // the first failure to read an object back for its texts
+	hashes  []uint64 // each object's hash of its bytes, when the input cannot be read again
 	dirty   []lineRec
 	lines   int
 	bytes   int64
@@ -141,9 +156,9 @@ type model struct {
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // scanModel reads a session stream once and builds its model, adding the
-// findings about single lines to fs. sizeHint is the input size if known.
-func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
-	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra, refs: map[int]string{}, kept: map[int]int{}}
+// findings about single lines to fs.
+func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, fs *findings) (*model, error) {
+	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra, refs: map[int]string{}, kept: map[int]int{}, texts: map[int][]toolText{}}
 	sc := jsonl.NewScanner(r, name)
 	var sr jsonl.Reader
 	var a analysis
@@ -304,9 +319,15 @@ func (m *model) keep(e *entry) {
 	}
 	switch {
 	case e.role == jsonl.ToolResultRole:
-		m.results.add(m.n, resultRec{callID: e.callID, toolName: e.toolName, callHash: e.callHash})
+		m.results.add(m.n, resultRec{callHash: e.callHash, nameHash: e.nameHash})
+	case len(e.calls) > 0 && len(e.calls) <= math.MaxUint16:
+		m.callers.add(m.n, callsRec{first: int32(len(m.calls)), n: uint16(len(e.calls)), aborted: e.aborted})
+		m.calls = append(m.calls, e.calls...)
 	case len(e.calls) > 0:
-		m.callers.add(m.n, callsRec{calls: e.calls, aborted: e.aborted})
+		panic(fmt.Sprintf("%s: line %d: more than %d tool calls in one message", m.name, e.line, math.MaxUint16))
+	}
+	if m.ra == nil && len(e.texts) > 0 {
+		m.texts[m.n] = e.texts
 	}
 }
 
@@ -366,10 +387,10 @@ func (m *model) at(i int) entry {
 		return e
 	}
 	if r := m.results.get(i); e.role == jsonl.ToolResultRole && r != nil {
-		e.callID, e.toolName, e.callHash = r.callID, r.toolName, r.callHash
+		e.callHash, e.nameHash = r.callHash, r.nameHash
 	}
-	if c := m.callers.get(i); e.role == jsonl.AssistantRole && c != nil {
-		e.calls, e.aborted = c.calls, c.aborted
+	if e.role == jsonl.AssistantRole {
+		e.calls, e.aborted = m.callsOf(i)
 	}
 	return e
 }
@@ -382,12 +403,43 @@ func (m *model) headerNum(i int) int {
 	return sort.Search(len(m.headers), func(k int) bool { return m.headers[k].entry >= i })
 }
 
-// callsOf is the tool calls of assistant message i.
-func (m *model) callsOf(i int) []call {
-	if c := m.callers.get(i); c != nil {
-		return c.calls
+// callsOf is the tool calls of assistant message i, and whether its turn
+// failed.
+func (m *model) callsOf(i int) ([]call, bool) {
+	c := m.callers.get(i)
+	if c == nil {
+		return nil, false
 	}
-	return nil
+	return m.calls[c.first : c.first+int32(c.n) : c.first+int32(c.n)], c.aborted
+}
+
+// toolTexts is the text of tool result i's toolCallId and toolName (one
+// toolText), or of assistant i's calls' ids and names, read again from the
+// line when the input can be. A failure to read leaves them empty and is
+// kept in readErr.
+func (m *model) toolTexts(i int) []toolText {
+	if m.ra == nil {
+		return m.texts[i]
+	}
+	a, k, err := m.segmentOf(i)
+	if err != nil {
+		if m.readErr == nil {
+			m.readErr = err
+		}
+		return nil
+	}
+	var e entry
+	e.typ = jsonl.TypeMessage
+	e.readMessage(&a.segs[k].f)
+	return e.texts
+}
+
+// resultText is tool result i's toolCallId and toolName.
+func (m *model) resultText(i int) toolText {
+	if t := m.toolTexts(i); len(t) == 1 {
+		return t[0]
+	}
+	return toolText{}
 }
 
 // rawID is object i's id as written ("" when it has no string id): the
@@ -431,16 +483,18 @@ func (e *entry) readMessage(f *jsonl.Fields) {
 	}
 	switch e.role {
 	case jsonl.ToolResultRole:
-		e.callID, _ = jsonl.DecodeString(f.Msg.ToolCallID)
-		e.callHash = maphash.String(idSeed, e.callID)
-		e.toolName, _ = jsonl.DecodeString(f.Msg.ToolName)
+		id, _ := jsonl.DecodeString(f.Msg.ToolCallID)
+		name, _ := jsonl.DecodeString(f.Msg.ToolName)
+		e.callHash, e.nameHash = maphash.String(idSeed, id), maphash.String(idSeed, name)
+		e.texts = []toolText{{id: id, name: name}}
 	case jsonl.AssistantRole:
 		stop, _ := jsonl.DecodeString(f.Msg.StopReason)
 		e.aborted = stop == "error" || stop == "aborted"
 		for _, c := range f.Msg.ToolCalls {
 			id, _ := jsonl.DecodeString(c.ID)
 			name, _ := jsonl.DecodeString(c.Name)
-			e.calls = append(e.calls, call{id: id, name: name, hash: maphash.String(idSeed, id)})
+			e.calls = append(e.calls, call{hash: maphash.String(idSeed, id), nameHash: maphash.String(idSeed, name)})
+			e.texts = append(e.texts, toolText{id: id, name: name})
 		}
 	}
 }

@@ -99,6 +99,9 @@ func makePlan(a *analysed, ra io.ReaderAt, name string, opts Options) (*plan, er
 	if err := pl.planPaths(); err != nil {
 		return nil, err
 	}
+	if a.m.readErr != nil {
+		return nil, a.m.readErr
+	}
 	if err := pl.planLines(); err != nil {
 		return nil, err
 	}

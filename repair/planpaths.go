@@ -64,7 +64,7 @@ func (pl *plan) dropOrphans(issues []issue) bool {
 		}
 		e := pl.a.m.at(is.at)
 		pl.removed[is.at], pl.ch(is.at).drop, any = true, dropQuarantine, true
-		pl.fix("tools.orphan-result", e.line, "moved tool result %s to the quarantine: the call %s it answers is lost", pl.newID[is.at], e.callID)
+		pl.fix("tools.orphan-result", e.line, "moved tool result %s to the quarantine: the call %s it answers is lost", pl.newID[is.at], pl.a.m.resultText(is.at).id)
 	}
 	if any {
 		pl.reparentRemoved()
@@ -93,10 +93,9 @@ func (pl *plan) planIssue(is issue) error {
 	e := pl.a.m.at(is.at)
 	switch is.kind {
 	case issueNameMismatch:
-		other := pl.a.m.at(is.other)
-		name := callName(&other, e.callID)
+		name := callName(pl.a.m, is.other, e.callHash)
 		pl.ch(is.at).tool = name
-		pl.fix("tools.name-mismatch", e.line, "set the toolName of result %s from %q to %q, its call's", pl.newID[is.at], e.toolName, name)
+		pl.fix("tools.name-mismatch", e.line, "set the toolName of result %s from %q to %q, its call's", pl.newID[is.at], pl.a.m.resultText(is.at).name, name)
 	case issueKeptMissing, issueKeptOffPath:
 		pl.ref[is.at] = pl.newID[is.at]
 		pl.set(is.at, jsonl.RefFirstKept.String(), jsonl.QuoteString(pl.newID[is.at]))
@@ -124,11 +123,14 @@ func (pl *plan) closeCalls(is issue) error {
 	}
 	var lines [][]byte
 	prev := pl.newID[from]
-	av := pl.a.m.at(is.at)
-	a := &av
+	a, texts := pl.a.m.at(is.at), pl.a.m.toolTexts(is.at)
 	for _, k := range is.calls {
 		id := pl.freshID(a.line*1000 + k)
-		lines = append(lines, resultLine(id, prev, ts, a.calls[k]))
+		var t toolText
+		if k < len(texts) {
+			t = texts[k]
+		}
+		lines = append(lines, resultLine(id, prev, ts, t))
 		prev = id
 	}
 	code := "tools.unanswered-at-end"
@@ -141,7 +143,7 @@ func (pl *plan) closeCalls(is issue) error {
 		c := pl.ch(is.other)
 		c.after = append(c.after, lines...)
 	}
-	pl.fix(code, a.line, "answered %s with an error result saying the run was interrupted", callList(a, is.calls))
+	pl.fix(code, a.line, "answered %s with an error result saying the run was interrupted", callList(pl.a.m, is.at, is.calls))
 	return nil
 }
 
@@ -160,7 +162,7 @@ func (pl *plan) timestampOf(i int) (jsonl.RawMessage, error) {
 }
 
 // resultLine is a toolResult entry in the form Pi writes.
-func resultLine(id, parent string, ts jsonl.RawMessage, c call) []byte {
+func resultLine(id, parent string, ts jsonl.RawMessage, c toolText) []byte {
 	msg := jsonl.ObjectOf("role", jsonl.QuoteString(jsonl.RoleToolResult), "toolCallId", jsonl.QuoteString(c.id),
 		"toolName", jsonl.QuoteString(c.name), "content", jsonl.TextContent(interruptedText), "isError", []byte("true"), "timestamp", jsonl.JSTimeMillis(ts))
 	obj := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeMessage.String()), "id", jsonl.QuoteString(id),

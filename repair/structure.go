@@ -193,13 +193,13 @@ func reportIssue(m *model, ix *jsonl.Index, is issue, fs *findings) {
 	e, other, id := &ev, &otherv, ix.ID(is.at)
 	switch is.kind {
 	case issueOrphan:
-		fs.add("tools.orphan-result", e.line, e.off, "tool result %s answers call %s, which is not on its branch; providers reject it", id, e.callID)
+		fs.add("tools.orphan-result", e.line, e.off, "tool result %s answers call %s, which is not on its branch; providers reject it", id, m.resultText(is.at).id)
 	case issueNameMismatch:
-		fs.add("tools.name-mismatch", e.line, e.off, "tool result %s names tool %q, but its call (line %d) is to %q", id, e.toolName, other.line, callName(other, e.callID))
+		fs.add("tools.name-mismatch", e.line, e.off, "tool result %s names tool %q, but its call (line %d) is to %q", id, m.resultText(is.at).name, other.line, callName(m, is.other, e.callHash))
 	case issueUnanswered:
-		fs.add("tools.unanswered", e.line, e.off, "%s of assistant message %s never answered before the next turn (line %d)", callList(e, is.calls), id, other.line)
+		fs.add("tools.unanswered", e.line, e.off, "%s of assistant message %s never answered before the next turn (line %d)", callList(m, is.at, is.calls), id, other.line)
 	case issueUnansweredEnd:
-		fs.add("tools.unanswered-at-end", e.line, e.off, "%s of assistant message %s never answered: the branch ends at line %d (the run was interrupted)", callList(e, is.calls), id, other.line)
+		fs.add("tools.unanswered-at-end", e.line, e.off, "%s of assistant message %s never answered: the branch ends at line %d (the run was interrupted)", callList(m, is.at, is.calls), id, other.line)
 	case issueKeptMissing:
 		fs.add("compaction.first-kept-missing", e.line, e.off, "compaction %s keeps history from %q, which names no entry; Pi silently keeps nothing before the summary", id, e.ref)
 	case issueKeptOffPath:
@@ -213,19 +213,28 @@ func reportIssue(m *model, ix *jsonl.Index, is issue, fs *findings) {
 	}
 }
 
-func callName(a *entry, id string) string {
-	for _, c := range a.calls {
-		if c.id == id {
-			return c.name
+// callName is the name of assistant a's call whose id has hash h.
+func callName(m *model, a int, h uint64) string {
+	calls, _ := m.callsOf(a)
+	for k, c := range calls {
+		if c.hash == h {
+			if texts := m.toolTexts(a); k < len(texts) {
+				return texts[k].name
+			}
+			return ""
 		}
 	}
 	return ""
 }
 
-func callList(a *entry, idx []int) string {
+// callList names assistant a's calls idx, for a message.
+func callList(m *model, a int, idx []int) string {
+	texts := m.toolTexts(a)
 	names := make([]string, len(idx))
 	for k, i := range idx {
-		names[k] = a.calls[i].name + " " + a.calls[i].id
+		if i < len(texts) {
+			names[k] = texts[i].name + " " + texts[i].id
+		}
 	}
 	if len(idx) == 1 {
 		return "tool call " + names[0]

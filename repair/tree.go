@@ -144,8 +144,9 @@ func (pc *pathChecker) checkResult(i int, e *entry) {
 		pc.issues = append(pc.issues, issue{kind: issueOrphan, at: i})
 		return
 	}
-	for _, c := range pc.m.callsOf(a) {
-		if c.id == e.callID && c.name != e.toolName && c.name != "" { // a call without a name cannot say
+	calls, _ := pc.m.callsOf(a)
+	for _, c := range calls {
+		if c.hash == e.callHash && c.nameHash != e.nameHash && c.nameHash != emptyNameHash { // a call without a name cannot say
 			pc.issues = append(pc.issues, issue{kind: issueNameMismatch, at: i, other: a})
 			return
 		}
@@ -159,7 +160,8 @@ func (pc *pathChecker) closeTurn(a, i int, kind issueKind) {
 		return
 	}
 	var open []int
-	for k, c := range pc.m.callsOf(a) {
+	calls, _ := pc.m.callsOf(a)
+	for k, c := range calls {
 		if pc.answered[c.hash] <= 0 {
 			open = append(open, k)
 		}
