@@ -37,7 +37,7 @@ func FuzzIndexMatchesValidate(f *testing.F) {
 		if ix == nil {
 			return
 		}
-		_, a, err := validate(context.Background(), bytes.NewReader(in), nil, "fuzz.jsonl", ValidateOptions{MaxPerCode: -1, forRepair: true})
+		_, a, err := validate(context.Background(), bytes.NewReader(in), nil, "fuzz.jsonl", 0, ValidateOptions{MaxPerCode: -1, forRepair: true})
 		if err != nil {
 			t.Fatalf("validate: %v", err)
 		}

@@ -47,7 +47,7 @@ func TestMemoryPerEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if m, err = scanModel(context.Background(), f, f, path, &findings{report: &Report{}, max: -1, count: map[string]int{}}); err != nil {
+		if m, err = scanModel(context.Background(), f, f, path, st.Bytes, &findings{report: &Report{}, max: -1, count: map[string]int{}}); err != nil {
 			t.Fatal(err)
 		}
 	}) / float64(m.n)
@@ -60,7 +60,7 @@ func TestMemoryPerEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if _, a, err = validate(context.Background(), f, f, path, ValidateOptions{forRepair: true}); err != nil {
+		if _, a, err = validate(context.Background(), f, f, path, st.Bytes, ValidateOptions{forRepair: true}); err != nil {
 			t.Fatal(err)
 		}
 	}) / float64(a.m.n)
@@ -102,7 +102,7 @@ func TestBlankLinesCostNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if _, a, err = validate(context.Background(), f, f, path, ValidateOptions{forRepair: true}); err != nil {
+		if _, a, err = validate(context.Background(), f, f, path, 5_000_090, ValidateOptions{forRepair: true}); err != nil {
 			t.Fatal(err)
 		}
 	})

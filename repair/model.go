@@ -128,15 +128,18 @@ type model struct {
 	// ix is the objects' tree (see structure.ix), fed during the scan from
 	// the first header on, when the version and session id it needs are
 	// known; early holds the objects before it until then.
-	ix      *jsonl.Index
-	b       *jsonl.IndexBuilder
-	early   []jsonl.EntryFacts
-	headers []headerRec
-	refs    map[int]string // the reference key's text, of the entries where it is a string
-	kept    map[int]int    // v1 compactions' firstKeptEntryIndex, when not negative
-	results sideTable[resultRec]
-	callers sideTable[callsRec]
-	calls   []call // every assistant's tool calls, in file order
+	ix    *jsonl.Index
+	b     *jsonl.IndexBuilder
+	early []jsonl.EntryFacts
+	// reserved is set once the index has made room for the whole file
+	// (reserveAfter).
+	reserved bool
+	headers  []headerRec
+	refs     map[int]string // the reference key's text, of the entries where it is a string
+	kept     map[int]int    // v1 compactions' firstKeptEntryIndex, when not negative
+	results  sideTable[resultRec]
+	callers  sideTable[callsRec]
+	calls    []call // every assistant's tool calls, in file order
 	// texts holds the tool texts (model.toolTexts) when the input cannot
 	// be read again.
 	texts   map[int][]toolText
@@ -155,9 +158,13 @@ type model struct {
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
+// reserveAfter is how much of a file the scan reads before the index makes
+// room for all its entries, estimated from the entries per byte so far.
+const reserveAfter = 4 << 20
+
 // scanModel reads a session stream once and builds its model, adding the
-// findings about single lines to fs.
-func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, fs *findings) (*model, error) {
+// findings about single lines to fs. sizeHint is the input size if known.
+func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
 	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra, refs: map[int]string{}, kept: map[int]int{}, texts: map[int][]toolText{}}
 	sc := jsonl.NewScanner(r, name)
 	var sr jsonl.Reader
@@ -174,6 +181,10 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, fs
 				firstCR = l
 			}
 			m.crlf++
+		}
+		if m.b != nil && !m.reserved && sizeHint > 0 && m.bytes >= reserveAfter {
+			m.b.ReserveFor(m.bytes, sizeHint)
+			m.reserved = true
 		}
 		analyse(&sr, l.Bytes, &a)
 		m.noteLine(l, &a, fs)

@@ -91,7 +91,7 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 // written atomically: that is RepairFile's job. Options.Output, InPlace and
 // Force are ignored; with DryRun nothing is written.
 func Repair(ctx context.Context, src io.ReaderAt, size int64, name string, out, quarantine io.Writer, opts Options) (*Result, error) {
-	_, a, err := validate(ctx, io.NewSectionReader(src, 0, size), src, name, ValidateOptions{MaxPerCode: MaxFixesPerCode, forRepair: true})
+	_, a, err := validate(ctx, io.NewSectionReader(src, 0, size), src, name, size, ValidateOptions{MaxPerCode: MaxFixesPerCode, forRepair: true})
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func planSource(ctx context.Context, src *jsonl.Source, path string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	_, a, err := validate(ctx, src.Reader(), ra, path, ValidateOptions{MaxPerCode: MaxFixesPerCode, truncated: src.Truncated, forRepair: true})
+	_, a, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), ValidateOptions{MaxPerCode: MaxFixesPerCode, truncated: src.Truncated, forRepair: true})
 	if err != nil {
 		return nil, err
 	}

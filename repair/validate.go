@@ -49,26 +49,36 @@ func ValidateFile(ctx context.Context, path string, stdin io.Reader, opts Valida
 		return nil, err
 	}
 	opts.truncated = src.Truncated
-	rep, _, err := validate(ctx, src.Reader(), ra, path, opts)
+	rep, _, err := validate(ctx, src.Reader(), ra, path, sizeHint(src), opts)
 	return rep, err
+}
+
+// sizeHint is the decompressed size a source probably has: its size on disk
+// when plain, nothing otherwise.
+func sizeHint(src *jsonl.Source) int64 {
+	if src.Compression != jsonl.Plain {
+		return 0
+	}
+	return src.Size
 }
 
 // Validate validates a decompressed session stream; name labels findings.
 func Validate(ctx context.Context, r io.Reader, name string, opts ValidateOptions) (*Report, error) {
 	ra, _ := r.(io.ReaderAt)
-	rep, _, err := validate(ctx, r, ra, name, opts)
+	rep, _, err := validate(ctx, r, ra, name, 0, opts)
 	return rep, err
 }
 
 // validate runs both passes; ra, when not nil, lets it read objects back
-// instead of hashing every one and keeping their tool texts.
-func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, opts ValidateOptions) (*Report, *analysed, error) {
+// instead of hashing every one and keeping their tool texts. size is the
+// input's size if known.
+func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, size int64, opts ValidateOptions) (*Report, *analysed, error) {
 	rep := &Report{File: name, Findings: []Finding{}}
 	fs := &findings{report: rep, max: opts.MaxPerCode, count: map[string]int{}}
 	if fs.max == 0 {
 		fs.max = DefaultMaxPerCode
 	}
-	m, err := scanModel(ctx, r, ra, name, fs)
+	m, err := scanModel(ctx, r, ra, name, size, fs)
 	if err != nil {
 		return nil, nil, err
 	}
