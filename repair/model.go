@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"math"
 	"slices"
 	"sort"
 
@@ -73,8 +72,8 @@ type resultRec struct {
 // callsRec is what the path check needs of an assistant message that makes
 // tool calls: they are model.calls[first : first+n].
 type callsRec struct {
-	first   int32
-	n       uint16
+	first   int
+	n       int32 // a line holds at most jsonl.MaxLineBytes, so fewer calls than that
 	aborted bool
 }
 
@@ -331,11 +330,9 @@ func (m *model) keep(e *entry) {
 	switch {
 	case e.role == jsonl.ToolResultRole:
 		m.results.add(m.n, resultRec{callHash: e.callHash, nameHash: e.nameHash})
-	case len(e.calls) > 0 && len(e.calls) <= math.MaxUint16:
-		m.callers.add(m.n, callsRec{first: int32(len(m.calls)), n: uint16(len(e.calls)), aborted: e.aborted})
-		m.calls = append(m.calls, e.calls...)
 	case len(e.calls) > 0:
-		panic(fmt.Sprintf("%s: line %d: more than %d tool calls in one message", m.name, e.line, math.MaxUint16))
+		m.callers.add(m.n, callsRec{first: len(m.calls), n: int32(len(e.calls)), aborted: e.aborted})
+		m.calls = append(m.calls, e.calls...)
 	}
 	if m.ra == nil && len(e.texts) > 0 {
 		m.texts[m.n] = e.texts
@@ -421,7 +418,8 @@ func (m *model) callsOf(i int) ([]call, bool) {
 	if c == nil {
 		return nil, false
 	}
-	return m.calls[c.first : c.first+int32(c.n) : c.first+int32(c.n)], c.aborted
+	end := c.first + int(c.n)
+	return m.calls[c.first:end:end], c.aborted
 }
 
 // toolTexts is the text of tool result i's toolCallId and toolName (one
