@@ -56,7 +56,7 @@ func (p *projection) findCutPoint(start, end, keepRecent int) (cutPoint, error) 
 	}
 	for cut > start {
 		prev := p.entries[cut-1]
-		if prev.typ == jsonl.TypeCompaction || prev.flags&hasMessages != 0 {
+		if prev.flags&(compaction|hasMessages) != 0 {
 			break
 		}
 		cut--
@@ -117,7 +117,7 @@ func (p *projection) isRecoveryOmissionSuffix(from, end int) (bool, error) {
 	hasOmittedAssistant := false
 	var edits []*jsonl.Entry
 	for k := from; k < end; k++ {
-		if p.entries[k].typ == jsonl.TypeCompaction {
+		if p.entries[k].flags&compaction != 0 {
 			return false, nil
 		}
 		e, err := p.entry(k)

@@ -1,31 +1,44 @@
 package compactor
 
 import (
+	"sort"
+
 	"github.com/pitool/pitool/jsonl"
 )
 
 // projection is what the compaction rules read of a projected path: a few
-// facts per entry, the system messages, and a way to decode an entry again
-// when a rule or the summary needs its messages. A path of millions of
-// entries costs a few words each, not its messages (issue 16).
+// packed facts per entry, the system messages, and a way to decode an entry
+// again when a rule or the summary needs its messages. A path of millions of
+// entries costs 8 bytes per projected entry, not its messages (issue 16).
 type projection struct {
+	path    pathFacts
 	entries []slimEntry
-	system  []jsonl.Object // every system message, in order (CurrentSystemMessage replays them)
+	// odd holds the counts of the entries flagged odd: those with a system
+	// message or more messages than slimEntry counts.
+	odd    map[int32]oddCounts
+	system []jsonl.Object // every system message, in order (CurrentSystemMessage replays them)
+	// skipped lists, in order, the places of the selection the stream passed
+	// over (system messages before the compaction): an entry's place is its
+	// number plus the places skipped before it.
+	skipped []int32
 	// plainTokens is the estimate of every message that is not a system one.
 	plainTokens int
 	usage       usageMark
-	// again decodes the k-th projected entry again.
-	again func(k int) (jsonl.ProjectedEntry, error)
+	// again decodes the entry at a place of the selection again.
+	again func(at int) (jsonl.ProjectedEntry, error)
 }
 
 // slimEntry is what planning keeps of one projected entry.
 type slimEntry struct {
 	tokens int32 // estimated tokens of its messages
-	plain  int32 // of those, the tokens of its messages that are not system ones
-	msgs   int32 // its messages that are not system ones
-	at     int32 // where the entry is in its selection, to decode it again
-	typ    jsonl.EntryType
+	msgs   uint8 // its messages that are not system ones, unless odd
 	flags  slimFlags
+}
+
+// oddCounts are the counts of an entry flagged odd.
+type oddCounts struct {
+	plain int32 // the tokens of its messages that are not system ones
+	msgs  int32 // its messages that are not system ones
 }
 
 // slimFlags are the predicates the cut-point rules ask of an entry.
@@ -35,6 +48,8 @@ const (
 	hasMessages slimFlags = 1 << iota // it contributes a message
 	canCut                            // not a compaction, and a message may start the kept context
 	turnStart                         // not a compaction, and a message starts a turn (Pi's isProjectedTurnStart)
+	compaction                        // a compaction entry
+	odd                               // its counts are in projection.odd
 )
 
 // usageMark is where the last assistant usage Pi trusts lies, and the
@@ -45,32 +60,57 @@ type usageMark struct {
 	tokens int // its usage plus the estimates of every message after it
 }
 
-// add appends the facts of one projected entry, the at-th of its selection;
-// its messages are not kept, except system messages.
+// newProjection is an empty projection of path; entries is how many entries
+// the projection will hold at most.
+func newProjection(path pathFacts, entries int, again func(at int) (jsonl.ProjectedEntry, error)) *projection {
+	return &projection{path: path, entries: make([]slimEntry, 0, entries), again: again}
+}
+
+// add appends the facts of one projected entry, at its place in the
+// selection; its messages are not kept, except system messages.
 func (p *projection) add(at int, pe jsonl.ProjectedEntry) {
-	s := slimEntry{typ: pe.Entry.Type, at: int32(at)}
+	for place := len(p.entries) + len(p.skipped); place < at; place++ {
+		p.skipped = append(p.skipped, int32(place))
+	}
+	k := int32(len(p.entries))
+	var s slimEntry
+	var counts oddCounts
 	for _, m := range pe.Messages {
-		p.addMessage(&s, m, len(p.entries))
+		p.addMessage(&s, &counts, m, int(k))
 	}
 	if len(pe.Messages) > 0 {
 		s.flags |= hasMessages
 	}
-	if s.typ == jsonl.TypeCompaction {
-		s.flags &^= canCut | turnStart
+	if pe.Entry.Type == jsonl.TypeCompaction {
+		s.flags = s.flags&^(canCut|turnStart) | compaction
+	}
+	if s.flags&odd != 0 || counts.msgs > maxSlimMessages {
+		s.flags |= odd
+		if p.odd == nil {
+			p.odd = map[int32]oddCounts{}
+		}
+		p.odd[k] = counts
+	} else {
+		s.msgs = uint8(counts.msgs)
 	}
 	p.entries = append(p.entries, s)
 }
 
-// addMessage counts message m of entry k into s and the path's totals.
-func (p *projection) addMessage(s *slimEntry, m jsonl.Object, k int) {
+// maxSlimMessages is the most messages slimEntry counts itself.
+const maxSlimMessages = 1<<8 - 1
+
+// addMessage counts message m of entry k into s, counts and the path's
+// totals; a system message makes the entry odd.
+func (p *projection) addMessage(s *slimEntry, counts *oddCounts, m jsonl.Object, k int) {
 	est := jsonl.EstimateTokens(m)
 	s.tokens += int32(est)
 	role := jsonl.RoleOf(m.Get("role"))
 	if role == jsonl.SystemRole {
 		p.system = append(p.system, m)
+		s.flags |= odd
 	} else {
-		s.msgs++
-		s.plain += int32(est)
+		counts.msgs++
+		counts.plain += int32(est)
 		p.plainTokens += est
 	}
 	if isCutPointMessage(m) {
@@ -88,10 +128,27 @@ func (p *projection) addMessage(s *slimEntry, m jsonl.Object, k int) {
 	p.usage.tokens += est
 }
 
+// counts returns the k-th entry's messages that are not system ones, and
+// their tokens.
+func (p *projection) counts(k int) (msgs, plain int) {
+	e := p.entries[k]
+	if e.flags&odd != 0 {
+		c := p.odd[int32(k)]
+		return int(c.msgs), int(c.plain)
+	}
+	return int(e.msgs), int(e.tokens)
+}
+
+// place is where the k-th projected entry lies in its selection.
+func (p *projection) place(k int) int {
+	before := sort.Search(len(p.skipped), func(j int) bool { return int(p.skipped[j])-j > k })
+	return k + before
+}
+
 // projectionOf is the projection of a decoded path's projection, whose
 // entries stay in memory.
-func projectionOf(full *jsonl.Projection) *projection {
-	p := &projection{again: func(k int) (jsonl.ProjectedEntry, error) { return full.Entries[k], nil }}
+func projectionOf(path decodedPath, full *jsonl.Projection) *projection {
+	p := newProjection(path, len(full.Entries), func(k int) (jsonl.ProjectedEntry, error) { return full.Entries[k], nil })
 	for k, pe := range full.Entries {
 		p.add(k, pe)
 	}
@@ -100,7 +157,7 @@ func projectionOf(full *jsonl.Projection) *projection {
 
 // entry decodes the k-th projected entry again.
 func (p *projection) entry(k int) (*jsonl.Entry, error) {
-	pe, err := p.again(k)
+	pe, err := p.again(p.place(k))
 	return pe.Entry, err
 }
 
@@ -110,10 +167,10 @@ func (p *projection) entry(k int) (*jsonl.Entry, error) {
 func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 	var out []jsonl.Object
 	for k := from; k < to; k++ {
-		if p.entries[k].typ == jsonl.TypeCompaction || p.entries[k].msgs == 0 {
+		if msgs, _ := p.counts(k); p.entries[k].flags&compaction != 0 || msgs == 0 {
 			continue
 		}
-		pe, err := p.again(k)
+		pe, err := p.again(p.place(k))
 		if err != nil {
 			return nil, err
 		}
@@ -129,9 +186,10 @@ func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 // countOf is how many messages messagesOf(from, to) returns.
 func (p *projection) countOf(from, to int) int {
 	n := 0
-	for _, e := range p.entries[from:to] {
-		if e.typ != jsonl.TypeCompaction {
-			n += int(e.msgs)
+	for k := from; k < to; k++ {
+		if p.entries[k].flags&compaction == 0 {
+			msgs, _ := p.counts(k)
+			n += msgs
 		}
 	}
 	return n
@@ -141,13 +199,13 @@ func (p *projection) countOf(from, to int) int {
 // assistant usage plus estimates of the messages after it, unless a context
 // edit or compaction came after that usage; otherwise the estimate of the
 // current system message and every other message.
-func (p *projection) contextTokens(path []PathEntry) (int, error) {
+func (p *projection) contextTokens() (int, error) {
 	if p.usage.found {
 		e, err := p.entry(p.usage.entry)
 		if err != nil {
 			return 0, err
 		}
-		if usageStillValid(path, e.ID) {
+		if usageStillValid(p.path, e.ID) {
 			return p.usage.tokens, nil
 		}
 	}
@@ -160,13 +218,13 @@ func (p *projection) contextTokens(path []PathEntry) (int, error) {
 
 // usageStillValid reports whether the entry usageID, which holds the last
 // usage, comes after the latest context edit or compaction of the path.
-func usageStillValid(path []PathEntry, usageID string) bool {
+func usageStillValid(path pathFacts, usageID string) bool {
 	usageAt, invalidAt := -1, -1
-	for i, e := range path {
-		if usageAt < 0 && usageID != "" && e.ID == usageID {
+	for i := range path.Len() {
+		if usageAt < 0 && usageID != "" && path.ID(i) == usageID {
 			usageAt = i
 		}
-		if e.Type == jsonl.TypeContextEdit || e.Type == jsonl.TypeCompaction {
+		if t := path.Type(i); t == jsonl.TypeContextEdit || t == jsonl.TypeCompaction {
 			invalidAt = i
 		}
 	}
@@ -178,8 +236,9 @@ func usageStillValid(path []PathEntry, usageID string) bool {
 // kept from firstKept on, system messages dropped. It returns the tokens and
 // the entries kept.
 func (p *projection) keptTokens(firstKept int) (tokens, kept int) {
-	for _, e := range p.entries[min(firstKept, len(p.entries)):] {
-		tokens += int(e.plain)
+	for k := min(firstKept, len(p.entries)); k < len(p.entries); k++ {
+		_, plain := p.counts(k)
+		tokens += plain
 		kept++
 	}
 	return tokens, kept
