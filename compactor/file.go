@@ -71,8 +71,9 @@ type session struct {
 	stamp safefile.Stamp
 	ix    *jsonl.Index
 	comp  jsonl.Compression
-	src   *jsonl.Source // open until the decisions are made, closed before writing
-	leaf  int           // the entry compacted at, jsonl.None in an empty file
+	src   *jsonl.Source    // open until the decisions are made, closed before writing
+	leaf  int              // the entry compacted at, jsonl.None in an empty file
+	sel   *jsonl.Selection // the context's selection at leaf, nil in an empty file
 	proj  *projection
 }
 
@@ -116,7 +117,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	case out.Prep == nil:
 		return out.with(Nothing, "nothing before the cut point to summarize")
 	}
-	v, err := CheckRequest(s.ix, s.leaf, out.Prep.FirstKeptEntryID)
+	v, err := CheckRequest(s.ix, s.sel, out.Prep.FirstKeptEntryID)
 	s.close()
 	if err != nil {
 		return out.fail(err)
@@ -199,6 +200,7 @@ func (s *session) load(leafID string) error {
 	if err != nil {
 		return err
 	}
+	s.sel = sel
 	again := func(at int) (jsonl.ProjectedEntry, error) { return s.ix.ProjectAt(sel, at) }
 	s.proj = newProjection(indexPath{ix: s.ix, entries: sel.Path}, len(sel.Entries), again)
 	return s.ix.StreamAt(sel, func(at int, e jsonl.ProjectedEntry) error {
