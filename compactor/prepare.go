@@ -92,7 +92,7 @@ func (p *projection) prepare(tokens int, s Settings) (*Preparation, error) {
 	}
 	prev, start := -1, 0
 	for i, e := range p.entries {
-		if e.flags&(compaction|hasMessages) == compaction|hasMessages {
+		if e.flags()&(compaction|hasMessages) == compaction|hasMessages {
 			prev, start = i, i+1
 			break
 		}

@@ -9,12 +9,12 @@ import (
 // projection is what the compaction rules read of a projected path: a few
 // packed facts per entry, the system messages, and a way to decode an entry
 // again when a rule or the summary needs its messages. A path of millions of
-// entries costs 8 bytes per projected entry, not its messages (issue 16).
+// entries costs 4 bytes per projected entry, not its messages (issue 16).
 type projection struct {
 	path    pathFacts
 	entries []slimEntry
 	// odd holds the counts of the entries flagged odd: those with a system
-	// message or more messages than slimEntry counts.
+	// message, more than one message, or more tokens than slimEntry holds.
 	odd    map[int32]oddCounts
 	system []jsonl.Object // every system message, in order (CurrentSystemMessage replays them)
 	// skipped lists, in order, the places of the selection the stream passed
@@ -28,17 +28,26 @@ type projection struct {
 	again func(at int) (jsonl.ProjectedEntry, error)
 }
 
-// slimEntry is what planning keeps of one projected entry.
-type slimEntry struct {
-	tokens int32 // estimated tokens of its messages
-	msgs   uint8 // its messages that are not system ones, unless odd
-	flags  slimFlags
-}
+// slimEntry is what planning keeps of one projected entry: its flags in the
+// low flagBits bits and, unless it is odd, the estimated tokens of its
+// messages above them. An entry that is not odd has one message when it has
+// messages at all, and it is not a system one.
+type slimEntry uint32
+
+// flagBits is how many low bits of a slimEntry hold its flags.
+const flagBits = 5
+
+// maxSlimTokens is the most tokens a slimEntry holds itself.
+const maxSlimTokens = 1<<(32-flagBits) - 1
+
+func (e slimEntry) flags() slimFlags { return slimFlags(e & (1<<flagBits - 1)) }
 
 // oddCounts are the counts of an entry flagged odd.
 type oddCounts struct {
-	plain int32 // the tokens of its messages that are not system ones
-	msgs  int32 // its messages that are not system ones
+	tokens int // estimated tokens of its messages
+	plain  int // of those, the tokens of its messages that are not system ones
+	msgs   int // its messages that are not system ones
+	system bool
 }
 
 // slimFlags are the predicates the cut-point rules ask of an entry.
@@ -73,70 +82,81 @@ func (p *projection) add(at int, pe jsonl.ProjectedEntry) {
 		p.skipped = append(p.skipped, int32(place))
 	}
 	k := int32(len(p.entries))
-	var s slimEntry
+	var flags slimFlags
 	var counts oddCounts
 	for _, m := range pe.Messages {
-		p.addMessage(&s, &counts, m, int(k))
+		flags |= p.addMessage(&counts, m, int(k))
 	}
 	if len(pe.Messages) > 0 {
-		s.flags |= hasMessages
+		flags |= hasMessages
 	}
 	if pe.Entry.Type == jsonl.TypeCompaction {
-		s.flags = s.flags&^(canCut|turnStart) | compaction
+		flags = flags&^(canCut|turnStart) | compaction
 	}
-	if s.flags&odd != 0 || counts.msgs > maxSlimMessages {
-		s.flags |= odd
+	if counts.system || counts.msgs > 1 || uint(counts.tokens) > maxSlimTokens {
 		if p.odd == nil {
 			p.odd = map[int32]oddCounts{}
 		}
 		p.odd[k] = counts
-	} else {
-		s.msgs = uint8(counts.msgs)
+		p.entries = append(p.entries, slimEntry(flags|odd))
+		return
 	}
-	p.entries = append(p.entries, s)
+	p.entries = append(p.entries, slimEntry(counts.tokens)<<flagBits|slimEntry(flags))
 }
 
-// maxSlimMessages is the most messages slimEntry counts itself.
-const maxSlimMessages = 1<<8 - 1
-
-// addMessage counts message m of entry k into s, counts and the path's
-// totals; a system message makes the entry odd.
-func (p *projection) addMessage(s *slimEntry, counts *oddCounts, m jsonl.Object, k int) {
+// addMessage counts message m of entry k into counts and the path's totals,
+// and returns the flags it gives the entry.
+func (p *projection) addMessage(counts *oddCounts, m jsonl.Object, k int) (flags slimFlags) {
 	est := jsonl.EstimateTokens(m)
-	s.tokens += int32(est)
+	counts.tokens += est
 	role := jsonl.RoleOf(m.Get("role"))
 	if role == jsonl.SystemRole {
 		p.system = append(p.system, m)
-		s.flags |= odd
+		counts.system = true
 	} else {
 		counts.msgs++
-		counts.plain += int32(est)
+		counts.plain += est
 		p.plainTokens += est
 	}
 	if isCutPointMessage(m) {
-		s.flags |= canCut
+		flags |= canCut
 	}
 	if isTurnStartMessage(m) {
-		s.flags |= turnStart
+		flags |= turnStart
 	}
 	if role == jsonl.AssistantRole {
 		if n, ok := jsonl.AssistantUsageTokens(m); ok {
 			p.usage = usageMark{found: true, entry: k, tokens: n}
-			return
+			return flags
 		}
 	}
 	p.usage.tokens += est
+	return flags
+}
+
+// flags returns the k-th entry's flags.
+func (p *projection) flags(k int) slimFlags { return p.entries[k].flags() }
+
+// tokens returns the estimated tokens of the k-th entry's messages.
+func (p *projection) tokens(k int) int {
+	if e := p.entries[k]; e.flags()&odd == 0 {
+		return int(e >> flagBits)
+	}
+	return p.odd[int32(k)].tokens
 }
 
 // counts returns the k-th entry's messages that are not system ones, and
 // their tokens.
 func (p *projection) counts(k int) (msgs, plain int) {
 	e := p.entries[k]
-	if e.flags&odd != 0 {
+	switch {
+	case e.flags()&odd != 0:
 		c := p.odd[int32(k)]
-		return int(c.msgs), int(c.plain)
+		return c.msgs, c.plain
+	case e.flags()&hasMessages != 0:
+		return 1, int(e >> flagBits)
 	}
-	return int(e.msgs), int(e.tokens)
+	return 0, 0
 }
 
 // place is where the k-th projected entry lies in its selection.
@@ -167,7 +187,7 @@ func (p *projection) entry(k int) (*jsonl.Entry, error) {
 func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 	var out []jsonl.Object
 	for k := from; k < to; k++ {
-		if msgs, _ := p.counts(k); p.entries[k].flags&compaction != 0 || msgs == 0 {
+		if msgs, _ := p.counts(k); p.flags(k)&compaction != 0 || msgs == 0 {
 			continue
 		}
 		pe, err := p.again(p.place(k))
@@ -187,7 +207,7 @@ func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 func (p *projection) countOf(from, to int) int {
 	n := 0
 	for k := from; k < to; k++ {
-		if p.entries[k].flags&compaction == 0 {
+		if p.flags(k)&compaction == 0 {
 			msgs, _ := p.counts(k)
 			n += msgs
 		}
