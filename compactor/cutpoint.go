@@ -28,7 +28,7 @@ func isTurnStartMessage(m jsonl.Object) bool {
 // before from, down to start, that starts a turn; -1 when none.
 func (p *projection) findTurnStart(from, start int) int {
 	for i := from; i >= start; i-- {
-		if p.entries[i].flags&turnStart != 0 {
+		if p.flags(i)&turnStart != 0 {
 			return i
 		}
 	}
@@ -55,13 +55,12 @@ func (p *projection) findCutPoint(start, end, keepRecent int) (cutPoint, error) 
 		}
 	}
 	for cut > start {
-		prev := p.entries[cut-1]
-		if prev.typ == jsonl.TypeCompaction || prev.flags&hasMessages != 0 {
+		if p.flags(cut-1)&(compaction|hasMessages) != 0 {
 			break
 		}
 		cut--
 	}
-	if p.entries[cut].flags&turnStart != 0 {
+	if p.flags(cut)&turnStart != 0 {
 		return cutPoint{firstKept: cut, turnStart: -1}, nil
 	}
 	ts := p.findTurnStart(cut, start)
@@ -71,7 +70,7 @@ func (p *projection) findCutPoint(start, end, keepRecent int) (cutPoint, error) 
 // nextCut is the first valid cut point in [from, end), end when none.
 func (p *projection) nextCut(from, end int) int {
 	for i := from; i < end; i++ {
-		if p.entries[i].flags&canCut != 0 {
+		if p.flags(i)&canCut != 0 {
 			return i
 		}
 	}
@@ -81,7 +80,7 @@ func (p *projection) nextCut(from, end int) int {
 // lastCut is the last valid cut point in [first, end); first is one.
 func (p *projection) lastCut(first, end int) int {
 	for i := end - 1; i > first; i-- {
-		if p.entries[i].flags&canCut != 0 {
+		if p.flags(i)&canCut != 0 {
 			return i
 		}
 	}
@@ -94,7 +93,7 @@ func (p *projection) lastCut(first, end int) int {
 func (p *projection) budgetCut(first, start, end, keepRecent int) (int, bool) {
 	acc := 0
 	for i := end - 1; i >= start; i-- {
-		n := int(p.entries[i].tokens)
+		n := p.tokens(i)
 		if n == 0 {
 			continue
 		}
@@ -117,7 +116,7 @@ func (p *projection) isRecoveryOmissionSuffix(from, end int) (bool, error) {
 	hasOmittedAssistant := false
 	var edits []*jsonl.Entry
 	for k := from; k < end; k++ {
-		if p.entries[k].typ == jsonl.TypeCompaction {
+		if p.flags(k)&compaction != 0 {
 			return false, nil
 		}
 		e, err := p.entry(k)
@@ -125,7 +124,7 @@ func (p *projection) isRecoveryOmissionSuffix(from, end int) (bool, error) {
 			return false, err
 		}
 		visible := intrinsicallyVisible(e)
-		if visible && p.entries[k].flags&hasMessages != 0 {
+		if visible && p.flags(k)&hasMessages != 0 {
 			return false, nil
 		}
 		if visible {

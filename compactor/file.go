@@ -71,9 +71,9 @@ type session struct {
 	stamp safefile.Stamp
 	ix    *jsonl.Index
 	comp  jsonl.Compression
-	src   *jsonl.Source // open until the decisions are made, closed before writing
-	leaf  int           // the entry compacted at, jsonl.None in an empty file
-	path  []PathEntry
+	src   *jsonl.Source    // open until the decisions are made, closed before writing
+	leaf  int              // the entry compacted at, jsonl.None in an empty file
+	sel   *jsonl.Selection // the context's selection at leaf, nil in an empty file
 	proj  *projection
 }
 
@@ -97,7 +97,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		return out.fail(err)
 	}
 	defer s.close()
-	if out.TokensBefore, err = s.proj.contextTokens(s.path); err != nil {
+	if out.TokensBefore, err = s.proj.contextTokens(); err != nil {
 		return out.fail(err)
 	}
 	window := opts.ContextWindow
@@ -105,7 +105,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 		window = DefaultContextWindow
 	}
 	out.Due = opts.Force || opts.Settings.Due(out.TokensBefore, window)
-	if out.Prep, err = s.proj.prepare(s.path, out.TokensBefore, opts.Settings); err == nil && out.Prep != nil && (opts.Messages || out.Due && !opts.Plan) {
+	if out.Prep, err = s.proj.prepare(out.TokensBefore, opts.Settings); err == nil && out.Prep != nil && (opts.Messages || out.Due && !opts.Plan) {
 		err = out.Prep.loadMessages()
 	}
 	if err != nil {
@@ -117,7 +117,7 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	case out.Prep == nil:
 		return out.with(Nothing, "nothing before the cut point to summarize")
 	}
-	v, err := CheckRequest(s.ix, s.leaf, out.Prep.FirstKeptEntryID)
+	v, err := CheckRequest(s.ix, s.sel, out.Prep.FirstKeptEntryID)
 	s.close()
 	if err != nil {
 		return out.fail(err)
@@ -187,7 +187,7 @@ func (s *session) close() {
 // load selects and projects the context at the leaf with jsonl's streaming
 // pipeline, decoding only the selected entries.
 func (s *session) load(leafID string) error {
-	s.proj, s.leaf = &projection{}, jsonl.None
+	s.proj, s.leaf = newProjection(indexPath{ix: s.ix}, 0, nil), jsonl.None
 	if s.ix.Len() == 0 {
 		return nil
 	}
@@ -200,12 +200,11 @@ func (s *session) load(leafID string) error {
 	if err != nil {
 		return err
 	}
-	for _, i := range sel.Path {
-		s.path = append(s.path, PathEntry{ID: s.ix.ID(i), Type: s.ix.Type(i)})
-	}
-	s.proj.again = func(k int) (jsonl.ProjectedEntry, error) { return s.ix.ProjectAt(sel, int(s.proj.entries[k].at)) }
-	return s.ix.StreamAt(sel, func(k int, e jsonl.ProjectedEntry) error {
-		s.proj.add(k, e)
+	s.sel = sel
+	again := func(at int) (jsonl.ProjectedEntry, error) { return s.ix.ProjectAt(sel, at) }
+	s.proj = newProjection(indexPath{ix: s.ix, entries: sel.Path}, len(sel.Entries), again)
+	return s.ix.StreamAt(sel, func(at int, e jsonl.ProjectedEntry) error {
+		s.proj.add(at, e)
 		return nil
 	})
 }
@@ -230,7 +229,7 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 		newID = opts.NewID
 	}
 	taken := func(id string) bool { _, ok := s.ix.Lookup(id); return ok }
-	entry := NewEntry(res, o.Prep, newID(taken), s.path[len(s.path)-1].ID, now())
+	entry := NewEntry(res, o.Prep, newID(taken), s.ix.ID(s.leaf), now())
 	line := append(jsonl.ToValidUTF8(entry.AppendJSON(nil)), '\n')
 	if err := safefile.AppendLine(o.File, s.stamp, line); err != nil {
 		if errors.Is(err, safefile.ErrChanged) || errors.Is(err, safefile.ErrLocked) {

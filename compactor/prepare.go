@@ -63,21 +63,6 @@ func (p *Preparation) Files() FileLists {
 	return lists
 }
 
-// PathEntry is what the rules read of a path entry besides its projection.
-type PathEntry struct {
-	ID   string
-	Type jsonl.EntryType
-}
-
-// PathOf lists the ids and types of decoded path entries.
-func PathOf(path []*jsonl.Entry) []PathEntry {
-	out := make([]PathEntry, len(path))
-	for i, e := range path {
-		out[i] = PathEntry{ID: e.ID, Type: e.Type}
-	}
-	return out
-}
-
 // Prepare is Pi's prepareCompaction on a decoded root-to-leaf path. It returns
 // nil (and no error) when there is nothing to compact: the leaf is already a
 // compaction, or no message precedes the cut.
@@ -86,12 +71,12 @@ func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
 	if err != nil {
 		return nil, err
 	}
-	proj, pe := projectionOf(full), PathOf(path)
-	tokens, err := proj.contextTokens(pe)
+	proj := projectionOf(path, full)
+	tokens, err := proj.contextTokens()
 	if err != nil {
 		return nil, err
 	}
-	prep, err := proj.prepare(pe, tokens, s)
+	prep, err := proj.prepare(tokens, s)
 	if prep != nil && err == nil {
 		err = prep.loadMessages()
 	}
@@ -101,13 +86,13 @@ func Prepare(path []*jsonl.Entry, s Settings) (*Preparation, error) {
 // prepare is Prepare on a projection whose context tokens (contextTokens)
 // are known. The preparation counts the messages to summarize; loadMessages
 // decodes them.
-func (p *projection) prepare(path []PathEntry, tokens int, s Settings) (*Preparation, error) {
-	if len(path) == 0 || path[len(path)-1].Type == jsonl.TypeCompaction {
+func (p *projection) prepare(tokens int, s Settings) (*Preparation, error) {
+	if n := p.path.Len(); n == 0 || p.path.Type(n-1) == jsonl.TypeCompaction {
 		return nil, nil
 	}
 	prev, start := -1, 0
 	for i, e := range p.entries {
-		if e.typ == jsonl.TypeCompaction && e.flags&hasMessages != 0 {
+		if e.flags()&(compaction|hasMessages) == compaction|hasMessages {
 			prev, start = i, i+1
 			break
 		}

@@ -45,6 +45,8 @@ func planCases(t *testing.T) []planCase {
 		files = append(files, m...)
 	}
 	files = append(files, filepath.Join("..", "testdata", "handmade", "escaped-roles.jsonl")) // roles as JSON.parse reads them
+	// system messages kept before a compaction, which the stream passes over
+	files = append(files, filepath.Join("..", "testdata", "handmade", "system-before-compaction.jsonl"))
 	for name := range generated {
 		files = append(files, generatedFile(t, name))
 	}

@@ -1,31 +1,53 @@
 package compactor
 
 import (
+	"sort"
+
 	"github.com/pitool/pitool/jsonl"
 )
 
 // projection is what the compaction rules read of a projected path: a few
-// facts per entry, the system messages, and a way to decode an entry again
-// when a rule or the summary needs its messages. A path of millions of
-// entries costs a few words each, not its messages (issue 16).
+// packed facts per entry, the system messages, and a way to decode an entry
+// again when a rule or the summary needs its messages. A path of millions of
+// entries costs 4 bytes per projected entry, not its messages (issue 16).
 type projection struct {
+	path    pathFacts
 	entries []slimEntry
-	system  []jsonl.Object // every system message, in order (CurrentSystemMessage replays them)
+	// odd holds the counts of the entries flagged odd: those with a system
+	// message, more than one message, or more tokens than slimEntry holds.
+	odd    map[int32]oddCounts
+	system []jsonl.Object // every system message, in order (CurrentSystemMessage replays them)
+	// skipped lists, in order, the places of the selection the stream passed
+	// over (system messages before the compaction): an entry's place is its
+	// number plus the places skipped before it.
+	skipped []int32
 	// plainTokens is the estimate of every message that is not a system one.
 	plainTokens int
 	usage       usageMark
-	// again decodes the k-th projected entry again.
-	again func(k int) (jsonl.ProjectedEntry, error)
+	// again decodes the entry at a place of the selection again.
+	again func(at int) (jsonl.ProjectedEntry, error)
 }
 
-// slimEntry is what planning keeps of one projected entry.
-type slimEntry struct {
-	tokens int32 // estimated tokens of its messages
-	plain  int32 // of those, the tokens of its messages that are not system ones
-	msgs   int32 // its messages that are not system ones
-	at     int32 // where the entry is in its selection, to decode it again
-	typ    jsonl.EntryType
-	flags  slimFlags
+// slimEntry is what planning keeps of one projected entry: its flags in the
+// low flagBits bits and, unless it is odd, the estimated tokens of its
+// messages above them. An entry that is not odd has one message when it has
+// messages at all, and it is not a system one.
+type slimEntry uint32
+
+// flagBits is how many low bits of a slimEntry hold its flags.
+const flagBits = 5
+
+// maxSlimTokens is the most tokens a slimEntry holds itself.
+const maxSlimTokens = 1<<(32-flagBits) - 1
+
+func (e slimEntry) flags() slimFlags { return slimFlags(e & (1<<flagBits - 1)) }
+
+// oddCounts are the counts of an entry flagged odd.
+type oddCounts struct {
+	tokens int // estimated tokens of its messages
+	plain  int // of those, the tokens of its messages that are not system ones
+	msgs   int // its messages that are not system ones
+	system bool
 }
 
 // slimFlags are the predicates the cut-point rules ask of an entry.
@@ -35,6 +57,8 @@ const (
 	hasMessages slimFlags = 1 << iota // it contributes a message
 	canCut                            // not a compaction, and a message may start the kept context
 	turnStart                         // not a compaction, and a message starts a turn (Pi's isProjectedTurnStart)
+	compaction                        // a compaction entry
+	odd                               // its counts are in projection.odd
 )
 
 // usageMark is where the last assistant usage Pi trusts lies, and the
@@ -45,53 +69,106 @@ type usageMark struct {
 	tokens int // its usage plus the estimates of every message after it
 }
 
-// add appends the facts of one projected entry, the at-th of its selection;
-// its messages are not kept, except system messages.
-func (p *projection) add(at int, pe jsonl.ProjectedEntry) {
-	s := slimEntry{typ: pe.Entry.Type, at: int32(at)}
-	for _, m := range pe.Messages {
-		p.addMessage(&s, m, len(p.entries))
-	}
-	if len(pe.Messages) > 0 {
-		s.flags |= hasMessages
-	}
-	if s.typ == jsonl.TypeCompaction {
-		s.flags &^= canCut | turnStart
-	}
-	p.entries = append(p.entries, s)
+// newProjection is an empty projection of path; entries is how many entries
+// the projection will hold at most.
+func newProjection(path pathFacts, entries int, again func(at int) (jsonl.ProjectedEntry, error)) *projection {
+	return &projection{path: path, entries: make([]slimEntry, 0, entries), again: again}
 }
 
-// addMessage counts message m of entry k into s and the path's totals.
-func (p *projection) addMessage(s *slimEntry, m jsonl.Object, k int) {
+// add appends the facts of one projected entry, at its place in the
+// selection; its messages are not kept, except system messages.
+func (p *projection) add(at int, pe jsonl.ProjectedEntry) {
+	for place := len(p.entries) + len(p.skipped); place < at; place++ {
+		p.skipped = append(p.skipped, int32(place))
+	}
+	k := int32(len(p.entries))
+	var flags slimFlags
+	var counts oddCounts
+	for _, m := range pe.Messages {
+		flags |= p.addMessage(&counts, m, int(k))
+	}
+	if len(pe.Messages) > 0 {
+		flags |= hasMessages
+	}
+	if pe.Entry.Type == jsonl.TypeCompaction {
+		flags = flags&^(canCut|turnStart) | compaction
+	}
+	if counts.system || counts.msgs > 1 || uint(counts.tokens) > maxSlimTokens {
+		if p.odd == nil {
+			p.odd = map[int32]oddCounts{}
+		}
+		p.odd[k] = counts
+		p.entries = append(p.entries, slimEntry(flags|odd))
+		return
+	}
+	p.entries = append(p.entries, slimEntry(counts.tokens)<<flagBits|slimEntry(flags))
+}
+
+// addMessage counts message m of entry k into counts and the path's totals,
+// and returns the flags it gives the entry.
+func (p *projection) addMessage(counts *oddCounts, m jsonl.Object, k int) (flags slimFlags) {
 	est := jsonl.EstimateTokens(m)
-	s.tokens += int32(est)
+	counts.tokens += est
 	role := jsonl.RoleOf(m.Get("role"))
 	if role == jsonl.SystemRole {
 		p.system = append(p.system, m)
+		counts.system = true
 	} else {
-		s.msgs++
-		s.plain += int32(est)
+		counts.msgs++
+		counts.plain += est
 		p.plainTokens += est
 	}
 	if isCutPointMessage(m) {
-		s.flags |= canCut
+		flags |= canCut
 	}
 	if isTurnStartMessage(m) {
-		s.flags |= turnStart
+		flags |= turnStart
 	}
 	if role == jsonl.AssistantRole {
 		if n, ok := jsonl.AssistantUsageTokens(m); ok {
 			p.usage = usageMark{found: true, entry: k, tokens: n}
-			return
+			return flags
 		}
 	}
 	p.usage.tokens += est
+	return flags
+}
+
+// flags returns the k-th entry's flags.
+func (p *projection) flags(k int) slimFlags { return p.entries[k].flags() }
+
+// tokens returns the estimated tokens of the k-th entry's messages.
+func (p *projection) tokens(k int) int {
+	if e := p.entries[k]; e.flags()&odd == 0 {
+		return int(e >> flagBits)
+	}
+	return p.odd[int32(k)].tokens
+}
+
+// counts returns the k-th entry's messages that are not system ones, and
+// their tokens.
+func (p *projection) counts(k int) (msgs, plain int) {
+	e := p.entries[k]
+	switch {
+	case e.flags()&odd != 0:
+		c := p.odd[int32(k)]
+		return c.msgs, c.plain
+	case e.flags()&hasMessages != 0:
+		return 1, int(e >> flagBits)
+	}
+	return 0, 0
+}
+
+// place is where the k-th projected entry lies in its selection.
+func (p *projection) place(k int) int {
+	before := sort.Search(len(p.skipped), func(j int) bool { return int(p.skipped[j])-j > k })
+	return k + before
 }
 
 // projectionOf is the projection of a decoded path's projection, whose
 // entries stay in memory.
-func projectionOf(full *jsonl.Projection) *projection {
-	p := &projection{again: func(k int) (jsonl.ProjectedEntry, error) { return full.Entries[k], nil }}
+func projectionOf(path decodedPath, full *jsonl.Projection) *projection {
+	p := newProjection(path, len(full.Entries), func(k int) (jsonl.ProjectedEntry, error) { return full.Entries[k], nil })
 	for k, pe := range full.Entries {
 		p.add(k, pe)
 	}
@@ -100,7 +177,7 @@ func projectionOf(full *jsonl.Projection) *projection {
 
 // entry decodes the k-th projected entry again.
 func (p *projection) entry(k int) (*jsonl.Entry, error) {
-	pe, err := p.again(k)
+	pe, err := p.again(p.place(k))
 	return pe.Entry, err
 }
 
@@ -110,10 +187,10 @@ func (p *projection) entry(k int) (*jsonl.Entry, error) {
 func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 	var out []jsonl.Object
 	for k := from; k < to; k++ {
-		if p.entries[k].typ == jsonl.TypeCompaction || p.entries[k].msgs == 0 {
+		if msgs, _ := p.counts(k); p.flags(k)&compaction != 0 || msgs == 0 {
 			continue
 		}
-		pe, err := p.again(k)
+		pe, err := p.again(p.place(k))
 		if err != nil {
 			return nil, err
 		}
@@ -129,9 +206,10 @@ func (p *projection) messagesOf(from, to int) ([]jsonl.Object, error) {
 // countOf is how many messages messagesOf(from, to) returns.
 func (p *projection) countOf(from, to int) int {
 	n := 0
-	for _, e := range p.entries[from:to] {
-		if e.typ != jsonl.TypeCompaction {
-			n += int(e.msgs)
+	for k := from; k < to; k++ {
+		if p.flags(k)&compaction == 0 {
+			msgs, _ := p.counts(k)
+			n += msgs
 		}
 	}
 	return n
@@ -141,13 +219,13 @@ func (p *projection) countOf(from, to int) int {
 // assistant usage plus estimates of the messages after it, unless a context
 // edit or compaction came after that usage; otherwise the estimate of the
 // current system message and every other message.
-func (p *projection) contextTokens(path []PathEntry) (int, error) {
+func (p *projection) contextTokens() (int, error) {
 	if p.usage.found {
 		e, err := p.entry(p.usage.entry)
 		if err != nil {
 			return 0, err
 		}
-		if usageStillValid(path, e.ID) {
+		if usageStillValid(p.path, e.ID) {
 			return p.usage.tokens, nil
 		}
 	}
@@ -160,13 +238,13 @@ func (p *projection) contextTokens(path []PathEntry) (int, error) {
 
 // usageStillValid reports whether the entry usageID, which holds the last
 // usage, comes after the latest context edit or compaction of the path.
-func usageStillValid(path []PathEntry, usageID string) bool {
+func usageStillValid(path pathFacts, usageID string) bool {
 	usageAt, invalidAt := -1, -1
-	for i, e := range path {
-		if usageAt < 0 && usageID != "" && e.ID == usageID {
+	for i := range path.Len() {
+		if usageAt < 0 && usageID != "" && path.ID(i) == usageID {
 			usageAt = i
 		}
-		if e.Type == jsonl.TypeContextEdit || e.Type == jsonl.TypeCompaction {
+		if t := path.Type(i); t == jsonl.TypeContextEdit || t == jsonl.TypeCompaction {
 			invalidAt = i
 		}
 	}
@@ -178,8 +256,9 @@ func usageStillValid(path []PathEntry, usageID string) bool {
 // kept from firstKept on, system messages dropped. It returns the tokens and
 // the entries kept.
 func (p *projection) keptTokens(firstKept int) (tokens, kept int) {
-	for _, e := range p.entries[min(firstKept, len(p.entries)):] {
-		tokens += int(e.plain)
+	for k := min(firstKept, len(p.entries)); k < len(p.entries); k++ {
+		_, plain := p.counts(k)
+		tokens += plain
 		kept++
 	}
 	return tokens, kept

@@ -73,11 +73,11 @@ func checkFile(t *testing.T, file string, keep int) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	tokens, err := s.proj.contextTokens(s.path)
+	tokens, err := s.proj.contextTokens()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.proj.prepare(s.path, tokens, Settings{KeepRecentTokens: keep})
+	p, err := s.proj.prepare(tokens, Settings{KeepRecentTokens: keep})
 	if err != nil {
 		t.Fatal(err)
 	}

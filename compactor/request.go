@@ -62,14 +62,15 @@ func (v RequestVerdict) refusal(firstKept string) string {
 }
 
 // CheckRequest is the verdict on a compaction with firstKeptEntryId
-// firstKept appended after leaf.
-func CheckRequest(ix *jsonl.Index, leaf int, firstKept string) (RequestVerdict, error) {
+// firstKept appended after the leaf of sel, ix's selection there: both
+// checks read sel's path rather than walk and keep their own.
+func CheckRequest(ix *jsonl.Index, sel *jsonl.Selection, firstKept string) (RequestVerdict, error) {
 	c := jsonl.NewRequestChecker(ix)
-	before, err := c.Check(leaf)
+	before, err := c.CheckSelected(sel)
 	if err != nil {
 		return RequestVerdict{}, err
 	}
-	after, err := c.CheckAfterCompaction(leaf, firstKept)
+	after, err := c.CheckSelectedAfterCompaction(sel, firstKept)
 	if err != nil {
 		return RequestVerdict{}, err
 	}

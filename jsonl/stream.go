@@ -63,6 +63,11 @@ func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error)
 	if err != nil {
 		return nil, err
 	}
+	return ix.compactedOn(path, firstKept)
+}
+
+// compactedOn is selectCompacted on the path to the leaf.
+func (ix *Index) compactedOn(path []int, firstKept string) (*Selection, error) {
 	s := &Selection{Path: path, Entries: append([]int{None}, ix.keptFrom(path, firstKept)...)}
 	s.firstOld = len(s.Entries)
 	return s, ix.collectEdits(s)
