@@ -82,12 +82,11 @@ func (t *Transcript) newToolCall(b jsonl.Block) *ToolCall {
 }
 
 // newToolResult reads a toolResult message.
-func (t *Transcript) newToolResult(id string, msg jsonl.Message) *ToolResult {
-	r := &ToolResult{EntryID: id, ToolName: msg.ToolName, IsError: msg.IsError, Omitted: t.opts.NoToolOutput, details: msg.Details}
+func (t *Transcript) newToolResult(d *decoded) *ToolResult {
+	msg := d.msg
+	r := &ToolResult{EntryID: d.e.ID, ToolName: msg.ToolName, IsError: msg.IsError, Omitted: t.opts.NoToolOutput, details: msg.Details}
 	if !r.Omitted {
-		var blocks []jsonl.Block
-		r.Text, blocks = contentOf(msg.Content)
-		r.Images = images(blocks)
+		r.Text, r.Images = d.text, images(d.blocks)
 	}
 	return r
 }
