@@ -281,7 +281,7 @@ func (t *Transcript) turn(it *Item, d *decoded) error {
 	if msg.StopReason == "aborted" || msg.StopReason == "error" {
 		tn.Stop = msg.StopReason
 	}
-	calls := map[string]bool{}
+	calls, next := map[string]bool{}, d.calls
 	for _, b := range blocks {
 		switch {
 		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
@@ -290,7 +290,8 @@ func (t *Transcript) turn(it *Item, d *decoded) error {
 			tn.Blocks = append(tn.Blocks, Block{Kind: ThinkingBlock, Thinking: b.Thinking, Redacted: b.Redacted})
 		case isToolCall(b):
 			calls[b.ID] = true
-			tn.Blocks = append(tn.Blocks, Block{Kind: CallBlock, Call: t.newToolCall(b)})
+			tn.Blocks = append(tn.Blocks, Block{Kind: CallBlock, Call: next[0]})
+			next = next[1:]
 		}
 	}
 	if err := t.pairResults(tn, calls); err != nil {

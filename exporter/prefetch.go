@@ -28,10 +28,11 @@ type decoded struct {
 	msgErr error
 	text   string
 	blocks []jsonl.Block
+	calls  []*ToolCall // an assistant message's tool calls, in block order
 }
 
-// decodeAt decodes the entry at position k of the sequence, and its message
-// and content. It runs on the decoding goroutines: it reads nothing of the
+// decodeAt decodes the entry at position k of the sequence, its message and
+// content, and an assistant message's tool calls. It runs on the decoding goroutines: it reads nothing of the
 // transcript that changes while they run.
 func (t *Transcript) decodeAt(k int) *decoded {
 	d := &decoded{}
@@ -42,6 +43,9 @@ func (t *Transcript) decodeAt(k int) *decoded {
 	case jsonl.TypeMessage:
 		if d.msg, d.msgErr = messageOf(d.e); d.msgErr == nil {
 			d.text, d.blocks = contentOf(d.msg.Content)
+		}
+		if d.msg.Role == jsonl.RoleAssistant {
+			d.calls = t.toolCalls(d.blocks)
 		}
 	case jsonl.TypeCustomMessage:
 		d.text, d.blocks = contentOf(d.e.Obj.Get("content"))

@@ -55,6 +55,17 @@ type ToolResult struct {
 	details  jsonl.RawMessage
 }
 
+// toolCalls reads the toolCall blocks of a turn, in order.
+func (t *Transcript) toolCalls(blocks []jsonl.Block) []*ToolCall {
+	var calls []*ToolCall
+	for _, b := range blocks {
+		if isToolCall(b) {
+			calls = append(calls, t.newToolCall(b))
+		}
+	}
+	return calls
+}
+
 // newToolCall reads a toolCall block.
 func (t *Transcript) newToolCall(b jsonl.Block) *ToolCall {
 	args, _ := jsonl.ParseObject(b.Arguments)
