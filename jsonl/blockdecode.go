@@ -10,12 +10,13 @@ import (
 // in one pass over the bytes and without copying them: each Arguments is a
 // slice of content. It takes only the arrays whose decoding is plain (every
 // element an object of Block's keys as Pi writes them, with values of their
-// fields' types, each key once, no \u escape of a surrogate, valid UTF-8);
+// fields' types, each key once, no \u escape of a surrogate, valid UTF-8
+// with no control character, not even as white space);
 // for any other content ok is false, and the caller unmarshals it.
 // FuzzDecodeBlocks holds it to Unmarshal.
 func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
 	i := skipSpace(content, 0)
-	if i >= len(content) || content[i] != '[' || !utf8.Valid(content) {
+	if i >= len(content) || content[i] != '[' || !plainText(content) {
 		return nil, false
 	}
 	blocks = []Block{}
@@ -43,62 +44,74 @@ func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
 	return blocks, true
 }
 
-// blockKeys are Block's JSON keys, in field order; a bit per key marks the
-// ones seen in a block.
+// blockKeys are Block's JSON keys, in field order.
 var blockKeys = [...]string{"type", "text", "data", "mimeType", "thinking", "thinkingSignature", "redacted",
 	"id", "name", "arguments", "thoughtSignature"}
 
 // decodeBlock decodes the object at content[i] into b and returns the index
 // just past it; ok is false when its decoding is not plain (see DecodeBlocks).
 func decodeBlock(content []byte, i int, b *Block) (end int, ok bool) {
-	var seen uint16
-	for i = skipSpace(content, i+1); i < len(content) && content[i] != '}'; {
-		if content[i] != '"' {
+	return plainMembers(content, i, blockKeys[:], func(k int, val []byte) bool { return setBlockField(b, k, val) })
+}
+
+// plainMembers walks the object at raw[i] and calls set with each member
+// whose key is one of keys, by its index there, and returns the index just
+// past the object. ok is false when the object's decoding is not plain: a key
+// of keys twice, a key the decoder could match to one of them (in other case,
+// escaped, outside ASCII), set refusing a value, or bad syntax. keys has at
+// most 64 names.
+func plainMembers(raw []byte, i int, keys []string, set func(k int, val []byte) bool) (end int, ok bool) {
+	if i >= len(raw) || raw[i] != '{' {
+		return 0, false
+	}
+	var seen uint64
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; {
+		if raw[i] != '"' {
 			return 0, false
 		}
-		kend, err := SkipValue(content, i)
+		kend, err := SkipValue(raw, i)
 		if err != nil {
 			return 0, false
 		}
-		key := content[i+1 : kend-1]
-		colon := skipSpace(content, kend)
-		if colon >= len(content) || content[colon] != ':' {
+		key := raw[i+1 : kend-1]
+		colon := skipSpace(raw, kend)
+		if colon >= len(raw) || raw[colon] != ':' {
 			return 0, false
 		}
-		vstart := skipSpace(content, colon+1)
-		vend, err := SkipValue(content, vstart)
+		vstart := skipSpace(raw, colon+1)
+		vend, err := SkipValue(raw, vstart)
 		if err != nil {
 			return 0, false
 		}
-		k := blockKey(key)
+		k := keyIndex(keys, key)
 		switch {
-		case k < 0 && foldsToBlockKey(key):
-			return 0, false // the decoder matches keys regardless of case
+		case k < 0 && foldsToKey(keys, key):
+			return 0, false
 		case k >= 0 && seen&(1<<k) != 0:
 			return 0, false
 		case k >= 0:
 			seen |= 1 << k
-			if !setBlockField(b, k, content[vstart:vend]) {
+			if !set(k, raw[vstart:vend]) {
 				return 0, false
 			}
 		}
-		if i = skipSpace(content, vend); i < len(content) && content[i] == ',' {
-			if i = skipSpace(content, i+1); i >= len(content) || content[i] != '"' {
+		if i = skipSpace(raw, vend); i < len(raw) && raw[i] == ',' {
+			if i = skipSpace(raw, i+1); i >= len(raw) || raw[i] != '"' {
 				return 0, false
 			}
-		} else if i >= len(content) || content[i] != '}' {
+		} else if i >= len(raw) || raw[i] != '}' {
 			return 0, false
 		}
 	}
-	if i >= len(content) {
+	if i >= len(raw) {
 		return 0, false
 	}
 	return i + 1, true
 }
 
-// blockKey returns the index of key in blockKeys, -1 when it is none of them.
-func blockKey(key []byte) int {
-	for k, name := range blockKeys {
+// keyIndex returns the index of key in keys, -1 when it is none of them.
+func keyIndex(keys []string, key []byte) int {
+	for k, name := range keys {
 		if string(key) == name {
 			return k
 		}
@@ -106,16 +119,16 @@ func blockKey(key []byte) int {
 	return -1
 }
 
-// foldsToBlockKey reports whether a key that is none of Block's could still
-// name one of its fields for the decoder: written with an escape, outside
+// foldsToKey reports whether a key that is none of keys could still name
+// one of their fields for the decoder: written with an escape, outside
 // ASCII, or one of them in other case.
-func foldsToBlockKey(key []byte) bool {
+func foldsToKey(keys []string, key []byte) bool {
 	for _, c := range key {
 		if c == '\\' || c >= utf8.RuneSelf {
 			return true
 		}
 	}
-	for _, name := range blockKeys {
+	for _, name := range keys {
 		if strings.EqualFold(string(key), name) {
 			return true
 		}
@@ -193,4 +206,15 @@ func plainString(val []byte) (string, bool) {
 		rest = rest[j+2:]
 	}
 	return DecodeString(val)
+}
+
+// plainText reports whether b is valid UTF-8 with no control character (in
+// a string the decoder refuses one; between values Pi writes none).
+func plainText(b []byte) bool {
+	for _, c := range b {
+		if c < ' ' {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
