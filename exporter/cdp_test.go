@@ -469,7 +469,14 @@ func exportGenerated(t *testing.T, opts gen.Options) string {
 	t.Helper()
 	dir := t.TempDir()
 	session := filepath.Join(dir, "session.jsonl")
-	f, err := os.Create(session)
+	writeSession(t, session, opts)
+	return exportTo(t, dir, session, HTMLOptions{})
+}
+
+// writeSession writes a session generated with opts to the file name.
+func writeSession(t *testing.T, name string, opts gen.Options) {
+	t.Helper()
+	f, err := os.Create(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,5 +486,4 @@ func exportGenerated(t *testing.T, opts gen.Options) string {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return exportTo(t, dir, session, HTMLOptions{})
 }

@@ -9,10 +9,15 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// messageOf decodes the message of a message entry.
+// messageOf decodes the message of a message entry: with
+// jsonl.DecodeMessage when it takes it, else with Unmarshal.
 func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
+	raw := e.Obj.Get("message")
+	if m, ok := jsonl.DecodeMessage(raw); ok {
+		return m, nil
+	}
 	var m jsonl.Message
-	if err := jsonl.Unmarshal(e.Obj.Get("message"), &m); err != nil {
+	if err := jsonl.Unmarshal(raw, &m); err != nil {
 		return m, &jsonl.PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("message: %w", err)}
 	}
 	return m, nil

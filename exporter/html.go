@@ -23,7 +23,8 @@ type HTMLOptions struct {
 	NoToolOutput bool   // leave tool results and written file contents out
 	Title        string // the page title ("" = the session name, or its id)
 	// Redact, when set, rewrites each entry's JSON line before it is
-	// rendered (pitool passes the redact package's RedactLine).
+	// rendered (pitool passes the redact package's RedactLine). It is called
+	// from several goroutines at once.
 	Redact func(line []byte) ([]byte, error)
 }
 

@@ -7,9 +7,12 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/jsonl"
 	"golang.org/x/net/html"
 )
@@ -265,9 +268,57 @@ func TestExportStopsOnWriteError(t *testing.T) {
 	}
 }
 
+// TestExportStopsMidway stops an export of a generated 4 MB linear session
+// at its first write, by cancelling its context or by failing the write: it
+// must return the context's or the writer's error, and the goroutines that
+// decode entries ahead must have ended by then: none reads the file after
+// the export returns. (A slow Redact keeps them decoding when it stops.)
+func TestExportStopsMidway(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "linear.jsonl")
+	writeSession(t, name, gen.Options{Seed: 3, TargetBytes: 4 << 20})
+	ix := indexFile(t, name)
+	slow := func(line []byte) ([]byte, error) { time.Sleep(time.Millisecond); return line, nil }
+	for _, fail := range []bool{false, true} {
+		ctx, cancel := context.WithCancel(context.Background())
+		w := &stopWriter{cancel: cancel, fail: fail}
+		err := ExportHTML(ctx, w, ix, HTMLOptions{Redact: slow})
+		cancel()
+		if want := context.Canceled; !fail && !errors.Is(err, want) || fail && !errors.Is(err, errDiskFull) {
+			t.Fatalf("an export stopped midway (writer failing: %v) returned %v", fail, err)
+		}
+		buf := make([]byte, 1<<20)
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "exporter.(*Transcript).startDecoding") || strings.Contains(g, "internal/parallel.") {
+				t.Fatalf("a decoding goroutine outlived the export (writer failing: %v):\n%s", fail, g)
+			}
+		}
+		if w.n >= 4<<20 {
+			t.Fatalf("the stopped export wrote %d bytes: it went on to the end", w.n)
+		}
+	}
+}
+
+// stopWriter cancels its context on the first write, or fails every write.
+type stopWriter struct {
+	cancel context.CancelFunc
+	fail   bool
+	n      int
+}
+
+func (w *stopWriter) Write(p []byte) (int, error) {
+	if w.fail {
+		return 0, errDiskFull
+	}
+	w.cancel()
+	w.n += len(p)
+	return len(p), nil
+}
+
+var errDiskFull = errors.New("disk full")
+
 type failWriter struct{}
 
-func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+func (failWriter) Write([]byte) (int, error) { return 0, errDiskFull }
 
 // FuzzExportHTML feeds arbitrary session lines to both exporters: they must
 // not panic, and in the page, parsed as a browser parses it, no input may

@@ -145,8 +145,9 @@ type Custom struct {
 	Message bool
 }
 
-// item makes the item of entry e.
-func (t *Transcript) item(e *jsonl.Entry) (*Item, error) {
+// item makes the item of entry d.e.
+func (t *Transcript) item(d *decoded) (*Item, error) {
+	e := d.e
 	it := &Item{ID: e.ID, Parent: e.ParentID(), Time: shortTime(e.Timestamp())}
 	if shownIn, ok := t.within[it.Parent]; ok {
 		it.Parent = shownIn // a format that nests results links to the entry that has them
@@ -161,9 +162,9 @@ func (t *Transcript) item(e *jsonl.Entry) (*Item, error) {
 	var err error
 	switch e.Type {
 	case jsonl.TypeMessage:
-		err = t.message(it, e)
+		err = t.message(it, d)
 	case jsonl.TypeCustomMessage:
-		t.custom(it, e.Obj.String("customType"), e.Obj.Get("content"), e.Obj.Get("display"), false)
+		t.custom(it, d, e.Obj.String("customType"), e.Obj.Get("content"), e.Obj.Get("display"), false)
 	case jsonl.TypeBranchSummary, jsonl.TypeCompaction:
 		t.summary(it, e)
 	default:
@@ -227,27 +228,27 @@ func shortTime(ts string) string {
 	return t.UTC().Format("2006-01-02 15:04:05")
 }
 
-func (t *Transcript) message(it *Item, e *jsonl.Entry) error {
-	if res, ok := t.paired[t.pos]; ok { // decoded when its call was read
+func (t *Transcript) message(it *Item, d *decoded) error {
+	e := d.e
+	if res, ok := t.paired[t.pos]; ok { // made when its call was read
 		delete(t.paired, t.pos)
 		it.Kind, it.Result, it.ShownWith = KindTool, res, t.within[e.ID]
 		return nil
 	}
-	msg, err := messageOf(e)
-	if err != nil {
-		return err
+	if d.msgErr != nil {
+		return d.msgErr
 	}
+	msg := d.msg
 	if msg.Role != jsonl.RoleAssistant {
 		t.stats.add(msg, nil) // turn counts its message with the blocks it decodes
 	}
 	switch msg.Role {
 	case jsonl.RoleUser:
-		text, blocks := contentOf(msg.Content)
-		it.Kind, it.User = KindUser, &User{Text: text, Images: images(blocks)}
+		it.Kind, it.User = KindUser, &User{Text: d.text, Images: images(d.blocks)}
 	case jsonl.RoleAssistant:
-		return t.turn(it, msg)
+		return t.turn(it, d)
 	case jsonl.RoleToolResult:
-		res := t.newToolResult(e.ID, msg)
+		res := t.newToolResult(d)
 		it.Kind, it.Result = KindTool, res
 		it.Tool = t.newToolCall(jsonl.Block{Name: msg.ToolName, ID: msg.ToolCallID})
 		it.Tool.Result = res
@@ -257,7 +258,7 @@ func (t *Transcript) message(it *Item, e *jsonl.Entry) error {
 		it.Kind, it.Aside = KindSystem, true
 		it.System = systemOf(e, t.leadingSystem(e))
 	case jsonl.RoleCustom:
-		t.custom(it, msg.CustomType, msg.Content, displayRaw(msg.Display), true)
+		t.custom(it, d, msg.CustomType, msg.Content, displayRaw(msg.Display), true)
 	default:
 		it.Kind, it.Setting, it.Aside = KindSetting, "message with role "+msg.Role, true
 	}
@@ -273,14 +274,14 @@ func displayRaw(d *bool) jsonl.RawMessage {
 
 // turn makes an assistant message's item: its blocks, with each tool call
 // given its result.
-func (t *Transcript) turn(it *Item, msg jsonl.Message) error {
-	_, blocks := contentOf(msg.Content)
+func (t *Transcript) turn(it *Item, d *decoded) error {
+	msg, blocks := d.msg, d.blocks
 	t.stats.add(msg, blocks)
 	tn := &Turn{Provider: msg.Provider, Model: msg.Model, Error: msg.ErrorMessage}
 	if msg.StopReason == "aborted" || msg.StopReason == "error" {
 		tn.Stop = msg.StopReason
 	}
-	calls := map[string]bool{}
+	calls, next := map[string]bool{}, d.calls
 	for _, b := range blocks {
 		switch {
 		case b.Type == jsonl.BlockText && strings.TrimSpace(b.Text) != "":
@@ -289,7 +290,8 @@ func (t *Transcript) turn(it *Item, msg jsonl.Message) error {
 			tn.Blocks = append(tn.Blocks, Block{Kind: ThinkingBlock, Thinking: b.Thinking, Redacted: b.Redacted})
 		case isToolCall(b):
 			calls[b.ID] = true
-			tn.Blocks = append(tn.Blocks, Block{Kind: CallBlock, Call: t.newToolCall(b)})
+			tn.Blocks = append(tn.Blocks, Block{Kind: CallBlock, Call: next[0]})
+			next = next[1:]
 		}
 	}
 	if err := t.pairResults(tn, calls); err != nil {
@@ -336,8 +338,10 @@ func (t *Transcript) bash(msg jsonl.Message) *Bash {
 	return b
 }
 
-func (t *Transcript) custom(it *Item, customType string, content, display jsonl.RawMessage, message bool) {
-	text, blocks := contentOf(content)
+// custom makes the item of a custom message: content is d's, as recorded,
+// and d.text and d.blocks its text and blocks.
+func (t *Transcript) custom(it *Item, d *decoded, customType string, content, display jsonl.RawMessage, message bool) {
+	text, blocks := d.text, d.blocks
 	c := &Custom{Type: customType, Hidden: string(display) == "false", Text: text, Images: images(blocks), Raw: content, Message: message}
 	if text == "" && blocks == nil && !jsonl.IsNull(content) {
 		c.JSON = string(content) // neither a string nor blocks: show the JSON

@@ -55,6 +55,17 @@ type ToolResult struct {
 	details  jsonl.RawMessage
 }
 
+// toolCalls reads the toolCall blocks of a turn, in order.
+func (t *Transcript) toolCalls(blocks []jsonl.Block) []*ToolCall {
+	var calls []*ToolCall
+	for _, b := range blocks {
+		if isToolCall(b) {
+			calls = append(calls, t.newToolCall(b))
+		}
+	}
+	return calls
+}
+
 // newToolCall reads a toolCall block.
 func (t *Transcript) newToolCall(b jsonl.Block) *ToolCall {
 	args, _ := jsonl.ParseObject(b.Arguments)
@@ -82,12 +93,11 @@ func (t *Transcript) newToolCall(b jsonl.Block) *ToolCall {
 }
 
 // newToolResult reads a toolResult message.
-func (t *Transcript) newToolResult(id string, msg jsonl.Message) *ToolResult {
-	r := &ToolResult{EntryID: id, ToolName: msg.ToolName, IsError: msg.IsError, Omitted: t.opts.NoToolOutput, details: msg.Details}
+func (t *Transcript) newToolResult(d *decoded) *ToolResult {
+	msg := d.msg
+	r := &ToolResult{EntryID: d.e.ID, ToolName: msg.ToolName, IsError: msg.IsError, Omitted: t.opts.NoToolOutput, details: msg.Details}
 	if !r.Omitted {
-		var blocks []jsonl.Block
-		r.Text, blocks = contentOf(msg.Content)
-		r.Images = images(blocks)
+		r.Text, r.Images = d.text, images(d.blocks)
 	}
 	return r
 }

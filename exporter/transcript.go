@@ -18,16 +18,17 @@ type Transcript struct {
 	Head   Head // the session facts shown above the entries
 	ix     *jsonl.Index
 	opts   HTMLOptions
-	seq    []int                // entries in page order
-	pos    int                  // current position in seq
-	ahead  map[int]*jsonl.Entry // entries decoded early, by position in seq
-	paired map[int]*ToolResult  // positions of results shown with an earlier call
-	prev   int                  // the entry shown last
-	onPath []bool               // the branch shown first (AllBranches)
-	system []bool               // entry has a system message on its path (itself included)
-	labels map[int]string       // label entry → its text
-	within map[string]string    // tool result id → the entry that shows it
-	header jsonl.Header         // the header shown (redacted when asked)
+	seq    []int               // entries in page order
+	pos    int                 // current position in seq
+	feed   *decodeStream       // the entries of seq, decoded ahead (during Each)
+	ahead  map[int]*decoded    // entries taken from feed before their turn, by position in seq
+	paired map[int]*ToolResult // positions of results shown with an earlier call
+	prev   int                 // the entry shown last
+	onPath []bool              // the branch shown first (AllBranches)
+	system []bool              // entry has a system message on its path (itself included)
+	labels map[int]string      // label entry → its text
+	within map[string]string   // tool result id → the entry that shows it
+	header jsonl.Header        // the header shown (redacted when asked)
 	stats  stats
 }
 
@@ -48,7 +49,7 @@ const toolLookahead = 64
 // NewTranscript selects the entries to show: opts.Leaf's branch (or the
 // active one), or with AllBranches the whole tree, depth first.
 func NewTranscript(ix *jsonl.Index, opts HTMLOptions) (*Transcript, error) {
-	t := &Transcript{ix: ix, opts: opts, ahead: map[int]*jsonl.Entry{}, paired: map[int]*ToolResult{},
+	t := &Transcript{ix: ix, opts: opts, ahead: map[int]*decoded{}, paired: map[int]*ToolResult{},
 		prev: jsonl.None, system: make([]bool, ix.Len()), labels: map[int]string{}, within: map[string]string{}}
 	leaf, err := ix.ResolveLeaf(opts.Leaf)
 	if err != nil {
@@ -82,20 +83,22 @@ func NewTranscript(ix *jsonl.Index, opts HTMLOptions) (*Transcript, error) {
 // again at its own place, with ShownWith set: a nested format skips it, a
 // linear one shows it there. Each reads the entries once: call it once.
 func (t *Transcript) Each(ctx context.Context, yield func(*Item) bool) error {
+	t.feed = t.startDecoding(ctx)
+	defer t.feed.stop()
 	for t.pos = 0; t.pos < len(t.seq); t.pos++ {
 		if t.pos%cancelEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		e, err := t.at(t.pos)
+		d, err := t.at(t.pos)
 		if err != nil {
 			return err
 		}
-		it, err := t.item(e)
+		it, err := t.item(d)
 		if err != nil {
 			return err
 		}
-		t.noteSystemState(e, it)
-		t.prev = e.N
+		t.noteSystemState(d.e, it)
+		t.prev = d.e.N
 		if !yield(it) {
 			return nil
 		}
@@ -275,25 +278,38 @@ func (t *Transcript) id(i int) string {
 	return out
 }
 
-// at returns the entry at position k of the sequence.
-func (t *Transcript) at(k int) (*jsonl.Entry, error) {
-	if e, ok := t.ahead[k]; ok {
+// at returns the entry at position k of the sequence, the current one.
+func (t *Transcript) at(k int) (*decoded, error) {
+	if d, ok := t.ahead[k]; ok {
 		delete(t.ahead, k)
-		return e, nil
+		return d, d.err
 	}
-	return t.decode(t.seq[k])
+	return t.take()
 }
 
-// peek decodes position k ahead of time and keeps it for at.
-func (t *Transcript) peek(k int) (*jsonl.Entry, error) {
-	if e, ok := t.ahead[k]; ok {
-		return e, nil
+// peek returns the entry at position k, ahead of the current one, and keeps
+// it for at.
+func (t *Transcript) peek(k int) (*decoded, error) {
+	for t.feed.next <= k {
+		d, err := t.take()
+		if d == nil {
+			return nil, err
+		}
+		t.ahead[t.feed.next-1] = d
 	}
-	e, err := t.decode(t.seq[k])
-	if err == nil {
-		t.ahead[k] = e
+	d := t.ahead[k]
+	return d, d.err
+}
+
+// take returns the next entry of the feed, or its decoding error. The feed
+// ends before the sequence only when Each's context is cancelled: then it
+// returns the context's error.
+func (t *Transcript) take() (*decoded, error) {
+	d, ok := t.feed.take()
+	if !ok {
+		return nil, t.feed.ctx.Err()
 	}
-	return e, err
+	return d, d.err
 }
 
 // noteSystemState records whether a system prompt was set on the path to e
@@ -315,24 +331,24 @@ func (t *Transcript) leadingSystem(e *jsonl.Entry) bool {
 func (t *Transcript) results(calls map[string]bool) (map[string]*ToolResult, error) {
 	found := map[string]*ToolResult{}
 	for k := t.pos + 1; k < len(t.seq) && k <= t.pos+toolLookahead && len(found) < len(calls); k++ {
-		e, err := t.peek(k)
+		d, err := t.peek(k)
 		if err != nil {
 			return nil, err
 		}
-		if e.Type != jsonl.TypeMessage {
+		if d.e.Type != jsonl.TypeMessage {
 			continue
 		}
-		msg, err := messageOf(e)
-		if err != nil {
-			return nil, err
+		if d.msgErr != nil {
+			return nil, d.msgErr
 		}
+		msg := d.msg
 		if msg.Role != jsonl.RoleToolResult {
 			break
 		}
 		if calls[msg.ToolCallID] && found[msg.ToolCallID] == nil {
-			res := t.newToolResult(e.ID, msg)
+			res := t.newToolResult(d)
 			found[msg.ToolCallID], t.paired[k] = res, res
-			t.within[e.ID] = t.id(t.seq[t.pos])
+			t.within[d.e.ID] = t.id(t.seq[t.pos])
 		}
 	}
 	return found, nil

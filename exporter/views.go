@@ -101,8 +101,8 @@ func contentOf(raw jsonl.RawMessage) (string, []jsonl.Block) {
 	if s, ok := jsonl.DecodeString(raw); ok {
 		return s, nil
 	}
-	var blocks []jsonl.Block
-	if jsonl.Unmarshal(raw, &blocks) != nil {
+	blocks, ok := jsonl.DecodeBlocks(raw)
+	if !ok && jsonl.Unmarshal(raw, &blocks) != nil {
 		return "", nil
 	}
 	var texts []string

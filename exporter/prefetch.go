@@ -1,0 +1,102 @@
+package exporter
+
+import (
+	"context"
+	"sync"
+
+	"github.com/pitool/pitool/internal/parallel"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// decodeWorkers is how many goroutines decode the entries of the sequence
+// ahead of the transcript. Decoding (the entry's JSON, its message's and its
+// content's) was most of the work of the one goroutine that makes the items
+// (issue 16): on its own it bounded the export's wall time, with a second
+// core left to the page workers.
+const decodeWorkers = 2
+
+// decoded is the entry at one position of the sequence, decoded ahead of
+// the transcript. Its errors are kept for the transcript to return where it
+// would have met them decoding the entry itself.
+type decoded struct {
+	e   *jsonl.Entry
+	err error // decoding the entry
+	// A message entry's message (msgErr when it does not decode), and the
+	// content of a message or custom_message entry: its joined text and
+	// blocks (contentOf).
+	msg    jsonl.Message
+	msgErr error
+	text   string
+	blocks []jsonl.Block
+	calls  []*ToolCall // an assistant message's tool calls, in block order
+}
+
+// decodeAt decodes the entry at position k of the sequence, its message and
+// content, and an assistant message's tool calls. It runs on the decoding goroutines: it reads nothing of the
+// transcript that changes while they run.
+func (t *Transcript) decodeAt(k int) *decoded {
+	d := &decoded{}
+	if d.e, d.err = t.decode(t.seq[k]); d.err != nil {
+		return d
+	}
+	switch d.e.Type {
+	case jsonl.TypeMessage:
+		if d.msg, d.msgErr = messageOf(d.e); d.msgErr == nil {
+			d.text, d.blocks = contentOf(d.msg.Content)
+		}
+		if d.msg.Role == jsonl.RoleAssistant {
+			d.calls = t.toolCalls(d.blocks)
+		}
+	case jsonl.TypeCustomMessage:
+		d.text, d.blocks = contentOf(d.e.Obj.Get("content"))
+	}
+	return d
+}
+
+// decodeStream delivers the decoded entries of the sequence in order, from
+// position 0, decoded by decodeWorkers goroutines a few entries ahead.
+type decodeStream struct {
+	next   int // the position the stream delivers next
+	in     <-chan *decoded
+	ctx    context.Context // ends the stream early when cancelled
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+}
+
+// startDecoding starts decoding the sequence ahead; stop ends it.
+func (t *Transcript) startDecoding(ctx context.Context) *decodeStream {
+	ctx, cancel := context.WithCancel(ctx)
+	in := make(chan *decoded, decodeWorkers*parallel.Window)
+	s := &decodeStream{in: in, ctx: ctx, cancel: cancel}
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		defer close(in)
+		parallel.InOrder(ctx, len(t.seq), decodeWorkers, t.decodeAt, func(_ int, d *decoded) {
+			select {
+			case in <- d:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	return s
+}
+
+// take returns the next position's entry; ok is false when the stream ended
+// first (its context was cancelled).
+func (s *decodeStream) take() (d *decoded, ok bool) {
+	d, ok = <-s.in
+	if ok {
+		s.next++
+	}
+	return d, ok
+}
+
+// stop ends the decoding and waits for its goroutines: no entry is read
+// after it returns.
+func (s *decodeStream) stop() {
+	s.cancel()
+	for range s.in { // drain what was decoded
+	}
+	s.done.Wait()
+}
