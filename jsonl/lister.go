@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
+	"time"
 	"unsafe"
 )
 
@@ -73,32 +73,30 @@ const (
 // ErrOtherCwd, one whose first entry is no header ErrNoHeader; a file
 // that cannot be read gives the read error.
 func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
-	f, err := os.Open(path)
+	f, err := openListed(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
+	if f.isDir {
 		return nil, &PosError{File: path, Err: fmt.Errorf("is a directory")}
 	}
-	if m, ok := mapForScan(f); ok {
-		if !bytes.HasPrefix(m.data, gzipMagic) && !bytes.HasPrefix(m.data, zstdMagic) {
-			defer m.close()
-			return l.listMapped(m, path, st, opts)
+	if f.size >= mapMinBytes {
+		if m, ok := mapForScan(f.osFile()); ok {
+			if !bytes.HasPrefix(m.data, gzipMagic) && !bytes.HasPrefix(m.data, zstdMagic) {
+				defer m.close()
+				return l.listMapped(m, path, f.modTime, opts)
+			}
+			m.close() // compressed: read as a stream below
 		}
-		m.close() // compressed: read as a stream below
 	}
 	defer l.release()
-	lines, err := l.open(path, f, st.Size(), opts)
+	lines, err := l.open(path, f, f.size, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { l.buf = lines.buf }()
-	return l.list(lines, path, st, opts)
+	return l.list(lines, path, f.modTime, opts)
 }
 
 // listMapped lists a plain file mapped into memory (one of at least
@@ -106,11 +104,11 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 // read are dropped as the pass moves on, as the index's mapped pass does.
 // A file truncated while it is mapped makes the next access fault; the
 // fault becomes an error instead of a crash.
-func (l *Lister) listMapped(m *mapping, path string, st os.FileInfo, opts ListOptions) (row *Listing, err error) {
+func (l *Lister) listMapped(m *mapping, path string, modTime time.Time, opts ListOptions) (row *Listing, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer faultToError(path, &err)
 	lines := &lineReader{buf: m.data, end: len(m.data), eof: true, left: -1, mapped: m}
-	return l.list(lines, path, st, opts)
+	return l.list(lines, path, modTime, opts)
 }
 
 // release drops a buffer that one long line grew past what is kept.
@@ -125,7 +123,7 @@ func (l *Lister) release() {
 // first bytes read: the file itself when it is plain, else (with
 // opts.Compressed) its inflated stream, through the same decompression
 // limits as Open. A plain file is read up to the size it had when opened.
-func (l *Lister) open(path string, f *os.File, size int64, opts ListOptions) (*lineReader, error) {
+func (l *Lister) open(path string, f io.Reader, size int64, opts ListOptions) (*lineReader, error) {
 	lines := &lineReader{r: f, buf: l.buffer(size), left: size}
 	if err := lines.fill(); err != nil {
 		return nil, &PosError{File: path, Err: err}
@@ -149,9 +147,9 @@ func (l *Lister) open(path string, f *os.File, size int64, opts ListOptions) (*l
 	return inflated, nil
 }
 
-// list reads the Listing of the file path (st its file) from lines, whose
-// first bytes are read.
-func (l *Lister) list(lines *lineReader, path string, st os.FileInfo, opts ListOptions) (*Listing, error) {
+// list reads the Listing of the file path (modified at modTime) from
+// lines, whose first bytes are read.
+func (l *Lister) list(lines *lineReader, path string, modTime time.Time, opts ListOptions) (*Listing, error) {
 	if !l.startsWithHeader(lines) {
 		if reason := judgeSession(lines.pending(SniffBytes), lines.eof); reason != "" {
 			return nil, &NotSessionError{File: path, Reason: reason}
@@ -180,7 +178,7 @@ func (l *Lister) list(lines *lineReader, path string, st os.FileInfo, opts ListO
 		return nil, ErrNoHeader
 	}
 	row.FileSize = lines.consumed
-	acc.finish(header.Timestamp, st.ModTime())
+	acc.finish(header.Timestamp, modTime)
 	return row, nil
 }
 
