@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"time"
 	"unsafe"
 )
@@ -58,10 +57,13 @@ func (e *UnlistedError) Error() string {
 }
 
 // Buffer sizes: a file is read in one piece when it fits the largest
-// buffer kept between files; a line longer than the buffer grows it (to at
-// most MaxLineBytes), and a buffer grown past keptBufferBytes is dropped
-// after the file, so that memory stays bounded by the longest line of the
-// file being read, never by the folder.
+// buffer kept between files, else through it, a buffer at a time (reading
+// costs a fifth less CPU than mapping a file of 25 MB: no page faults and
+// no unmapping, and the bytes are in the cache when they are parsed); a
+// line longer than the buffer grows it (to at most MaxLineBytes), and a
+// buffer grown past keptBufferBytes is dropped after the file, so that
+// memory stays bounded by the longest line of the file being read, never
+// by the file or the folder.
 const (
 	minBufferBytes  = 4 << 10
 	keptBufferBytes = 256 << 10
@@ -81,15 +83,6 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 	if f.isDir {
 		return nil, &PosError{File: path, Err: fmt.Errorf("is a directory")}
 	}
-	if f.size >= mapMinBytes {
-		if m, ok := mapForScan(f.osFile()); ok {
-			if !bytes.HasPrefix(m.data, gzipMagic) && !bytes.HasPrefix(m.data, zstdMagic) {
-				defer m.close()
-				return l.listMapped(m, path, f.modTime, opts)
-			}
-			m.close() // compressed: read as a stream below
-		}
-	}
 	defer l.release()
 	lines, err := l.open(path, f, f.size, opts)
 	if err != nil {
@@ -97,18 +90,6 @@ func (l *Lister) ListFile(path string, opts ListOptions) (*Listing, error) {
 	}
 	defer func() { l.buf = lines.buf }()
 	return l.list(lines, path, f.modTime, opts)
-}
-
-// listMapped lists a plain file mapped into memory (one of at least
-// mapMinBytes): its lines are read in place, without a copy, and the pages
-// read are dropped as the pass moves on, as the index's mapped pass does.
-// A file truncated while it is mapped makes the next access fault; the
-// fault becomes an error instead of a crash.
-func (l *Lister) listMapped(m *mapping, path string, modTime time.Time, opts ListOptions) (row *Listing, err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer faultToError(path, &err)
-	lines := &lineReader{buf: m.data, end: len(m.data), eof: true, left: -1, mapped: m}
-	return l.list(lines, path, modTime, opts)
 }
 
 // release drops a buffer that one long line grew past what is kept.
@@ -352,11 +333,10 @@ func rawText(raw []byte) string {
 type lineReader struct {
 	r          io.Reader
 	buf        []byte
-	start, end int      // the unread bytes: buf[start:end]
-	left       int64    // bytes still to read before the end, -1 when unknown
-	mapped     *mapping // buf maps the whole file: its pages are dropped as lines are read
-	consumed   int64    // bytes of the stream returned as lines so far
-	num        int      // lines returned so far
+	start, end int   // the unread bytes: buf[start:end]
+	left       int64 // bytes still to read before the end, -1 when unknown
+	consumed   int64 // bytes of the stream returned as lines so far
+	num        int   // lines returned so far
 	eof        bool
 }
 
@@ -421,9 +401,6 @@ func (lr *lineReader) take(n, length int) []byte {
 	lr.start += length
 	lr.consumed += int64(length)
 	lr.num++
-	if lr.mapped != nil {
-		lr.mapped.release(lr.start)
-	}
 	if n < length {
 		line = bytes.TrimSuffix(line, []byte{'\r'})
 	}

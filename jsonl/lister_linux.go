@@ -19,7 +19,6 @@ type listedFile struct {
 	size    int64
 	modTime time.Time
 	isDir   bool
-	file    *os.File // the descriptor as an *os.File, once asked for (it then owns it)
 }
 
 // openListed opens path for reading and stats it.
@@ -55,20 +54,8 @@ func (f *listedFile) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// osFile returns the file as an *os.File, for mapping it or reading it as
-// a compressed stream; the *os.File then owns the descriptor.
-func (f *listedFile) osFile() *os.File {
-	if f.file == nil {
-		f.file = os.NewFile(uintptr(f.fd), f.path)
-	}
-	return f.file
-}
-
 // Close closes the file.
 func (f *listedFile) Close() error {
-	if f.file != nil {
-		return f.file.Close()
-	}
 	return syscall.Close(f.fd)
 }
 

@@ -28,6 +28,3 @@ func openListed(path string) (*listedFile, error) {
 	}
 	return &listedFile{File: f, size: st.Size(), modTime: st.ModTime(), isDir: st.IsDir()}, nil
 }
-
-// osFile returns the file as an *os.File.
-func (f *listedFile) osFile() *os.File { return f.File }
