@@ -297,21 +297,32 @@ func (l *Lister) unlistedContent(line []byte, role Role, content []byte) string 
 }
 
 // nullElement reports whether the array at b[at], which parsed with the
-// string map of b built, has a null element. It steps over the elements
-// (strings by the map) without looking into them.
+// string map of b built, has a null element: an 'n' right after the
+// array's own '[' or one of its own commas. It steps over strings by the
+// map and counts brackets, without parsing what it passes (the parse
+// already checked it), which costs a third of stepping over each element
+// as a value.
 func (ls *lineSkimmer) nullElement(b []byte, at int) bool {
-	p := skimmer{b: b, ls: ls, delims: ls.strings.delims}
-	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element
-		if b[i] == 'n' {
-			return true
-		}
-		p.i = i
-		p.value()
-		if i = skipSpace(b, p.i); b[i] == ',' {
-			i = skipSpace(b, i+1)
+	delims := ls.strings.delims
+	depth := 0
+	for i := at; ; i++ {
+		switch b[i] {
+		case '"':
+			i = closingQuote(delims, i)
+		case '[', '{':
+			if depth++; depth == 1 && b[skipSpace(b, i+1)] == 'n' {
+				return true
+			}
+		case ']', '}':
+			if depth--; depth == 0 {
+				return false
+			}
+		case ',':
+			if depth == 1 && b[skipSpace(b, i+1)] == 'n' {
+				return true
+			}
 		}
 	}
-	return false
 }
 
 // rawText is the text of a raw JSON string, "" for any other value. It
