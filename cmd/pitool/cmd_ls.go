@@ -84,7 +84,7 @@ size and entry count, the fields of pitool info --json with --tokens, and
 			}
 			infos = opts.filter(infos)
 			if c.Bool("json") {
-				b, err := marshalOutput(lsRows(infos, skips))
+				b, err := marshalRows(lsRows(infos, skips))
 				if err != nil {
 					return err
 				}
@@ -325,6 +325,32 @@ func lsRows(infos []lsRow, skips []*jsonl.NotSessionError) []any {
 		rows = append(rows, skippedJSON(ns))
 	}
 	return rows
+}
+
+// marshalRows is marshalOutput of rows, a JSON array, with its two halves
+// encoded at once: encoding 10,000 rows is a tenth of ls's CPU, and it
+// comes after the listing, when the other core has nothing left to do.
+func marshalRows(rows []any) ([]byte, error) {
+	if len(rows) < 2 {
+		return marshalOutput(rows)
+	}
+	half := len(rows) / 2
+	var first []byte
+	var firstErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		first, firstErr = marshalOutput(rows[:half])
+	}()
+	second, err := marshalOutput(rows[half:])
+	<-done
+	if err = errors.Join(firstErr, err); err != nil {
+		return nil, err
+	}
+	joined := make([]byte, 0, len(first)+len(second))
+	joined = append(joined, first[:len(first)-1]...) // without its ']'
+	joined = append(joined, ',')
+	return append(joined, second[1:]...), nil // without its '['
 }
 
 func writeSessionList(w io.Writer, infos []lsRow, skips []*jsonl.NotSessionError, dir string) error {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/internal/testref"
+	"github.com/pitool/pitool/jsonl"
 )
 
 // fleetFileTime is the modification time of every file of the fleet folder,
@@ -246,4 +247,26 @@ func equalRows(a, b []lsFields) bool {
 		}
 	}
 	return true
+}
+
+// TestMarshalRowsIsOneArray checks that ls --json's two halves, encoded at
+// once, join into the bytes of the array encoded whole, for every count of
+// rows up to a few and for rows of each kind (a session, a skipped file).
+func TestMarshalRowsIsOneArray(t *testing.T) {
+	created := "2026-01-01T00:00:00.000Z"
+	var rows []any
+	for n := range 6 {
+		whole, err := marshalOutput(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := marshalRows(rows); err != nil || !bytes.Equal(got, whole) {
+			t.Errorf("%d rows: %s, %v\nwant %s", n, got, err, whole)
+		}
+		if n%2 == 0 {
+			rows = append(rows, lsRow{Listing: &jsonl.Listing{ID: fmt.Sprint("s", n), Created: &created, FirstMessage: "<a> & \u2028 é"}})
+		} else {
+			rows = append(rows, skippedFile{File: fmt.Sprint("f", n), Skipped: "not a session"})
+		}
+	}
 }
