@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -106,4 +107,41 @@ func TestListerCompressedAndCwd(t *testing.T) {
 	if _, err := l.ListFile(plain, ListOptions{KeepCwd: func(cwd string) bool { return cwd == "/elsewhere" }}); !errors.Is(err, ErrOtherCwd) {
 		t.Errorf("other cwd: %v, want ErrOtherCwd", err)
 	}
+}
+
+// FuzzNullElement checks the null-block rule of the listing (nullElement,
+// which counts brackets over an array the parse has accepted) against
+// encoding/json's reading of the same array: the array has a null element
+// exactly when one of its elements decodes as null.
+func FuzzNullElement(f *testing.F) {
+	for _, seed := range []string{
+		`[]`, `[ ]`, `[null]`, `[ null ]`, "[{\"a\":1},\t\n null]", `[{"type":"text","text":"x"},null]`,
+		`[{"text":"a, null [null"}]`, `[{"text":"\",null"}]`, `[[null],{"n":null}]`, `[1,true,false,"null"]`,
+		`[{"a":[null,{"b":null}]},"\u006eull"]`, `[0,[],{},null,[]]`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, array string) {
+		line := []byte(`{"type":"message","message":{"role":"user","content":` + array + `}}`)
+		var ls lineSkimmer
+		var s skim
+		if !ls.skim(line, &s).OK() {
+			return
+		}
+		content := s.Msg.Content
+		if len(content) == 0 || content[0] != '[' {
+			return
+		}
+		var elements []json.RawMessage
+		if err := json.Unmarshal(content, &elements); err != nil {
+			t.Fatalf("the skimmer accepts %q, encoding/json does not: %v", content, err)
+		}
+		want := false
+		for _, e := range elements {
+			want = want || string(e) == "null"
+		}
+		if got := ls.nullElement(line, cap(line)-cap(content)); got != want {
+			t.Errorf("nullElement(%q) = %v, want %v", content, got, want)
+		}
+	})
 }
