@@ -58,8 +58,9 @@ func (e *UnlistedError) Error() string {
 
 // Buffer sizes: a file is read in one piece when it fits the largest
 // buffer kept between files, else through it, a buffer at a time (reading
-// costs a fifth less CPU than mapping a file of 25 MB: no page faults and
-// no unmapping, and the bytes are in the cache when they are parsed); a
+// files of 25 MB costs 7-20% less CPU than mapping them, bench/README.md:
+// no page faults and no unmapping, and the bytes are in the cache when
+// they are parsed); a
 // line longer than the buffer grows it (to at most MaxLineBytes), and a
 // buffer grown past keptBufferBytes is dropped after the file, so that
 // memory stays bounded by the longest line of the file being read, never
