@@ -13,6 +13,7 @@ import (
 
 	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/internal/testref"
+	"github.com/pitool/pitool/jsonl"
 )
 
 // fleetFileTime is the modification time of every file of the fleet folder,
@@ -47,11 +48,16 @@ var fleetEdges = map[string]string{
 		`{"type":"message","id":"m5","parentId":"m4","timestamp":"2026-02-03T00:00:08.000Z","message":{"role":"user","content":"second user"}}` + "\n",
 	// lines Pi's listing throws a TypeError on, so that it drops the file, and
 	// their neighbours it reads
-	"edge-no-message.jsonl":     fleetHeader("e8") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z"}` + "\n",
-	"edge-null-content.jsonl":   fleetHeader("e9") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"user","content":null}}` + "\n",
-	"edge-null-block.jsonl":     fleetHeader("e10") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"x"},null]}}` + "\n",
-	"edge-number-name.jsonl":    fleetHeader("e11") + `{"type":"session_info","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","name":5}` + "\n",
-	"edge-string-message.jsonl": fleetHeader("e12") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":"hi"}` + "\n" + `{"type":"session_info","id":"b","parentId":"a","timestamp":"2026-02-05T00:00:02.000Z","name":null}` + "\n" + `{"type":"message","id":"c","parentId":"b","timestamp":"2026-02-05T00:00:03.000Z","message":{"role":"toolResult","content":null}}` + "\n",
+	"edge-no-message.jsonl":   fleetHeader("e8") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z"}` + "\n",
+	"edge-null-content.jsonl": fleetHeader("e9") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"user","content":null}}` + "\n",
+	"edge-null-block.jsonl":   fleetHeader("e10") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"x"},null]}}` + "\n",
+	// the null check steps over strings and nested values by brackets: a null
+	// element after white space is one, nulls nested in a block or spelled
+	// in a string are not
+	"edge-null-block-spaced.jsonl": fleetHeader("e13") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"user","content":[ {"type":"text","text":"a, null [null"} ,` + "\t" + `null ]}}` + "\n",
+	"edge-null-nested.jsonl":       fleetHeader("e14") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":{"role":"assistant","content":[{"type":"text","text":"[null, null] ,null","extra":[null,{"n":null}],"x":{"n":null}},{"type":"toolCall","id":"t","name":"n","arguments":{"a":[null]}}]}}` + "\n",
+	"edge-number-name.jsonl":       fleetHeader("e11") + `{"type":"session_info","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","name":5}` + "\n",
+	"edge-string-message.jsonl":    fleetHeader("e12") + `{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-05T00:00:01.000Z","message":"hi"}` + "\n" + `{"type":"session_info","id":"b","parentId":"a","timestamp":"2026-02-05T00:00:02.000Z","name":null}` + "\n" + `{"type":"message","id":"c","parentId":"b","timestamp":"2026-02-05T00:00:03.000Z","message":{"role":"toolResult","content":null}}` + "\n",
 	// a torn last line, an escaped type and CRLF line ends
 	"edge-torn.jsonl": `{"type":"session","version":3,"id":"e7","timestamp":"2026-02-04T00:00:00.000Z","cwd":"/w"}` + "\r\n" +
 		`{"type":"mess\u0061ge","id":"m1","parentId":null,"timestamp":"2026-02-04T00:00:01.000Z","message":{"role":"user","content":"escaped type"}}` + "\r\n" +
@@ -162,13 +168,13 @@ func TestLsFleetMatchesPi(t *testing.T) {
 	for _, row := range want {
 		listed[row.Path] = true
 	}
-	for _, edge := range []string{"DIR/linked.jsonl", "DIR/edge-skipped-before-header.jsonl", "DIR/edge-torn.jsonl", "DIR/edge-string-message.jsonl"} {
+	for _, edge := range []string{"DIR/linked.jsonl", "DIR/edge-skipped-before-header.jsonl", "DIR/edge-torn.jsonl", "DIR/edge-string-message.jsonl", "DIR/edge-null-nested.jsonl"} {
 		if !listed[edge] {
 			t.Errorf("pi-ref does not list %s: the fleet no longer tests it", edge)
 		}
 	}
 	for _, edge := range []string{"DIR/edge-entry-before-header.jsonl", "DIR/edge-number-before-header.jsonl", "DIR/corpus-corrupt-crlf-bom.jsonl",
-		"DIR/edge-no-message.jsonl", "DIR/edge-null-content.jsonl", "DIR/edge-null-block.jsonl", "DIR/edge-number-name.jsonl"} {
+		"DIR/edge-no-message.jsonl", "DIR/edge-null-content.jsonl", "DIR/edge-null-block.jsonl", "DIR/edge-null-block-spaced.jsonl", "DIR/edge-number-name.jsonl"} {
 		if listed[edge] {
 			t.Errorf("pi-ref lists %s: the fleet no longer tests a file Pi refuses", edge)
 		}
@@ -241,4 +247,26 @@ func equalRows(a, b []lsFields) bool {
 		}
 	}
 	return true
+}
+
+// TestMarshalRowsIsOneArray checks that ls --json's two halves, encoded at
+// once, join into the bytes of the array encoded whole, for every count of
+// rows up to a few and for rows of each kind (a session, a skipped file).
+func TestMarshalRowsIsOneArray(t *testing.T) {
+	created := "2026-01-01T00:00:00.000Z"
+	var rows []any
+	for n := range 6 {
+		whole, err := marshalOutput(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := marshalRows(rows); err != nil || !bytes.Equal(got, whole) {
+			t.Errorf("%d rows: %s, %v\nwant %s", n, got, err, whole)
+		}
+		if n%2 == 0 {
+			rows = append(rows, lsRow{Listing: &jsonl.Listing{ID: fmt.Sprint("s", n), Created: &created, FirstMessage: "<a> & \u2028 é"}})
+		} else {
+			rows = append(rows, skippedFile{File: fmt.Sprint("f", n), Skipped: "not a session"})
+		}
+	}
 }
