@@ -13,7 +13,8 @@ const idChunkBytes = 1 << 20
 // idTable maps entry ids to entry numbers with open addressing over a slice of
 // words, and keeps the id text in large pointer-free blocks: a few bytes per
 // entry and nothing for the garbage collector to trace, instead of a Go map of
-// strings (about 60 bytes per entry). Each slot also holds the top half of its
+// strings (about 60 bytes per entry). An id as Pi makes them, 8 lowercase hex
+// digits, is kept as its value in its reference, with no text (issue 16). Each slot also holds the top half of its
 // id's hash, so a probe compares id text only when the hashes agree, and
 // since a slot is chosen by the top bits of the hash, the table grows
 // without hashing any id again.
@@ -21,7 +22,7 @@ type idTable struct {
 	seed   maphash.Seed
 	slots  []uint64 // hash tag << 32 | entry number + 1; 0 is an empty slot
 	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
-	refs   []uint64 // each entry's id: hidden bit | block << 44 | position << 24 | length
+	refs   []uint64 // each entry's id: hidden bit | refPacked | value, or hidden bit | block << 44 | position << 24 | length
 	chunks [][]byte
 	count  int // distinct ids in slots
 
@@ -47,7 +48,59 @@ const (
 	// refHidden marks an entry its id must never name: one without a string
 	// id, or one that is not a node of the tree.
 	refHidden = 1 << 63
+	// refPacked marks a packed id: its value is the low 32 bits.
+	refPacked = 1 << 62
 )
+
+// packedIDLen is the length of the ids kept as their value: 8 hex digits,
+// the first 8 of a random UUID, as Pi's generateId makes them.
+const packedIDLen = 8
+
+// idKey is an id as the table compares it: its value when it packs, its text
+// otherwise. Two ids are equal exactly when their keys are, since an id
+// packs or not by its text alone.
+type idKey struct {
+	packed uint64 // refPacked | value when the id packs, 0 otherwise
+	text   string // the id when it does not pack
+}
+
+// keyOf returns id's key; its text still points into id.
+func keyOf(id []byte) idKey {
+	if ref, ok := packID(id); ok {
+		return idKey{packed: ref}
+	}
+	return idKey{text: unsafe.String(unsafe.SliceData(id), len(id))}
+}
+
+// packID returns the reference of an id of 8 lowercase hex digits (only
+// lowercase ones pack, so that an id and its packed value are one to one).
+func packID(id []byte) (uint64, bool) {
+	if len(id) != packedIDLen {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range id {
+		var d byte
+		switch {
+		case '0' <= c && c <= '9':
+			d = c - '0'
+		case 'a' <= c && c <= 'f':
+			d = c - 'a' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return refPacked | v, true
+}
+
+// appendPacked appends the text of a packed id's reference.
+func appendPacked(dst []byte, ref uint64) []byte {
+	for shift := 4 * (packedIDLen - 1); shift >= 0; shift -= 4 {
+		dst = append(dst, hexDigits[ref>>shift&0xf])
+	}
+	return dst
+}
 
 // The table grows when more than maxLoadNum/maxLoadDen of its slots would be
 // full: at 3/4 a linear probe is still short (each slot's hash tag spares
@@ -87,7 +140,7 @@ func (t *idTable) place() {
 	}
 	hashes := t.hashes[:0]
 	for e := t.placed; e < len(t.refs); e++ {
-		h := maphash.String(t.seed, t.id(int32(e)))
+		h := t.hash(t.keyAt(int32(e)))
 		hashes = append(hashes, h)
 		t.touched += t.slots[h>>t.shift]
 	}
@@ -102,7 +155,7 @@ func (t *idTable) place() {
 // placeOne makes entry's id, whose hash is h, name it, unless it repeats the
 // entry the id names already.
 func (t *idTable) placeOne(entry int32, h uint64) {
-	slot, found := t.find(t.id(entry), h)
+	slot, found := t.find(t.keyAt(entry), h)
 	if !found {
 		t.count++
 		t.slots[slot] = slotWord(h, entry)
@@ -137,17 +190,57 @@ func (t *idTable) lookup(id []byte) (int32, bool) {
 	if t.placed < len(t.refs) {
 		t.place()
 	}
-	key := unsafe.String(unsafe.SliceData(id), len(id)) // only read during the call
-	slot, found := t.find(key, maphash.String(t.seed, key))
+	return t.resolve(keyOf(id))
+}
+
+// latest returns the entry entry's id resolves to: the last entry with it.
+func (t *idTable) latest(entry int32) (int32, bool) {
+	if t.placed < len(t.refs) {
+		t.place()
+	}
+	return t.resolve(t.keyAt(entry))
+}
+
+// resolve returns the entry the id with key k names.
+func (t *idTable) resolve(k idKey) (int32, bool) {
+	slot, found := t.find(k, t.hash(k))
 	if !found {
 		return 0, false
 	}
 	return slotEntry(t.slots[slot]), true
 }
 
-// find returns the slot holding id, whose hash is h, or the empty slot where
-// it would go.
-func (t *idTable) find(id string, h uint64) (int, bool) {
+// hash returns the hash of the id with key k.
+func (t *idTable) hash(k idKey) uint64 {
+	if k.packed != 0 {
+		return maphash.Comparable(t.seed, uint32(k.packed))
+	}
+	return maphash.String(t.seed, k.text)
+}
+
+// keyAt returns entry i's key; its text points into its block.
+func (t *idTable) keyAt(i int32) idKey {
+	if ref := t.refs[i] &^ refHidden; ref&refPacked != 0 {
+		return idKey{packed: ref}
+	}
+	return idKey{text: t.text(i)}
+}
+
+// holds reports whether entry i's id has key k.
+func (t *idTable) holds(i int32, k idKey) bool {
+	ref := t.refs[i] &^ refHidden
+	if k.packed != 0 || ref&refPacked != 0 {
+		return ref == k.packed
+	}
+	return t.text(i) == k.text
+}
+
+// is reports whether entry i's id is id, without making its text.
+func (t *idTable) is(i int32, id []byte) bool { return t.holds(i, keyOf(id)) }
+
+// find returns the slot holding the id with key k, whose hash is h, or the
+// empty slot where it would go.
+func (t *idTable) find(k idKey, h uint64) (int, bool) {
 	mask := len(t.slots) - 1
 	tag := h &^ (1<<32 - 1)
 	for slot := int(h >> t.shift); ; slot = (slot + 1) & mask {
@@ -155,7 +248,7 @@ func (t *idTable) find(id string, h uint64) (int, bool) {
 		if word == 0 {
 			return slot, false
 		}
-		if word&^(1<<32-1) == tag && t.id(slotEntry(word)) == id {
+		if word&^(1<<32-1) == tag && t.holds(slotEntry(word), k) {
 			return slot, true
 		}
 	}
@@ -186,8 +279,27 @@ func (t *idTable) grow() {
 	}
 }
 
-// id returns entry i's id as a string over its block, without copying.
+// id returns entry i's id: a string over its block, or for a packed id its
+// text, made anew (see view and is, which make none).
 func (t *idTable) id(i int32) string {
+	if ref := t.refs[i]; ref&refPacked != 0 {
+		return string(appendPacked(make([]byte, 0, packedIDLen), ref))
+	}
+	return t.text(i)
+}
+
+// view returns entry i's id as bytes to read during the caller's call:
+// written into buf for a packed id, over its block otherwise.
+func (t *idTable) view(i int32, buf *[packedIDLen]byte) []byte {
+	if ref := t.refs[i]; ref&refPacked != 0 {
+		return appendPacked(buf[:0], ref)
+	}
+	return viewBytes(t.text(i))
+}
+
+// text returns the id of entry i, which does not pack, as a string over its
+// block, without copying.
+func (t *idTable) text(i int32) string {
 	ref := t.refs[i] &^ refHidden
 	n := int(ref & (1<<refLenBits - 1))
 	if n == 0 {
@@ -197,11 +309,15 @@ func (t *idTable) id(i int32) string {
 	return unsafe.String(&t.chunks[ref>>(refLenBits+refPosBits)][pos], n)
 }
 
-// intern copies id into a block and returns its reference. An id too long for
-// a shared block gets a block of its own.
+// intern returns id's reference: its value when it packs, or where in the
+// blocks it copies it. An id too long for a shared block gets a block of its
+// own.
 func (t *idTable) intern(id []byte) uint64 {
 	if len(id) == 0 {
 		return 0
+	}
+	if ref, ok := packID(id); ok {
+		return ref
 	}
 	if len(id) >= 1<<refLenBits {
 		id = id[:1<<refLenBits-1] // ids this long are not ids; keep what fits

@@ -48,7 +48,7 @@ func (ix *Index) selectAfterCompaction(s *Selection) error {
 // firstKept keeps: from that entry on, nothing when before does not hold it.
 func (ix *Index) keptFrom(before []int, firstKept string) []int {
 	for k, i := range before {
-		if ix.ID(i) == firstKept {
+		if ix.ids.is(int32(i), viewBytes(firstKept)) {
 			return before[k:]
 		}
 	}
@@ -159,7 +159,24 @@ func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error)
 // passesThrough reports whether entry i contributes its message unchanged.
 func (ix *Index) passesThrough(s *Selection, i int) bool {
 	n := &ix.nodes[i]
-	return n.plain && n.role != HookMessageRole && n.role != NoRole && n.role != OtherRole && !s.hasEdit(ix.ID(i))
+	return n.plain && n.role != HookMessageRole && n.role != NoRole && n.role != OtherRole && !ix.edited(s, i)
+}
+
+// editOf returns the replacement an edit of the selection gives entry i,
+// without making its id.
+func (ix *Index) editOf(s *Selection, i int) (rep RawMessage, edited bool) {
+	if len(s.edits) == 0 {
+		return nil, false
+	}
+	var buf [packedIDLen]byte
+	rep, edited = s.edits[string(ix.ids.view(int32(i), &buf))]
+	return rep, edited
+}
+
+// edited reports whether an edit of the selection applies to entry i.
+func (ix *Index) edited(s *Selection, i int) bool {
+	_, edited := ix.editOf(s, i)
+	return edited
 }
 
 // rawMessage returns the bytes of a plain message entry's message object.

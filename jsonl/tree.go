@@ -63,7 +63,11 @@ func (ix *Index) ResolveLeaf(id string) (int, error) {
 
 // Label returns the current label of entry i, if any.
 func (ix *Index) Label(i int) (labelEntry int, ok bool) {
-	l, ok := ix.labels[ix.ID(i)]
+	if len(ix.labels) == 0 {
+		return 0, false
+	}
+	var buf [packedIDLen]byte
+	l, ok := ix.labels[string(ix.ids.view(int32(i), &buf))]
 	return int(l), ok
 }
 

@@ -90,7 +90,7 @@ func (ix *Index) lastAssistantModel(sel *Selection) (ProviderModel, error) {
 		if ix.nodes[i].role != AssistantRole {
 			continue
 		}
-		if rep, edited := sel.edits[ix.ID(i)]; edited && IsNull(rep) && rep != nil {
+		if rep, edited := ix.editOf(sel, i); edited && IsNull(rep) && rep != nil {
 			continue
 		}
 		e, err := ix.Decode(i)
