@@ -14,17 +14,20 @@ const idChunkBytes = 1 << 20
 // words, and keeps the id text in large pointer-free blocks: a few bytes per
 // entry and nothing for the garbage collector to trace, instead of a Go map of
 // strings (about 60 bytes per entry). An id as Pi makes them, 8 lowercase hex
-// digits, is kept as its value in its reference, with no text (issue 16). Each slot also holds the top half of its
-// id's hash, so a probe compares id text only when the hashes agree, and
-// since a slot is chosen by the top bits of the hash, the table grows
-// without hashing any id again.
+// digits, is kept as its value in its reference, with no text (issue 16).
+//
+// A slot is 4 bytes: the entry number + 1 in its low log2(len(slots)) bits
+// (the table has more slots than entries, duplicates and hidden ones
+// included, so it fits), and bits of the id's hash in the others, so a probe
+// reads the entry's id only when they agree. The slot is
+// chosen by the top bits of the hash and the tag is its low bits, so on
+// growth each id is hashed again.
 type idTable struct {
 	seed   maphash.Seed
-	slots  []uint64 // hash tag << 32 | entry number + 1; 0 is an empty slot
+	slots  []uint32 // hash tag | entry number + 1; 0 is an empty slot
 	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
 	refs   []uint64 // each entry's id: hidden bit | refPacked | value, or hidden bit | block << 44 | position << 24 | length
 	chunks [][]byte
-	count  int // distinct ids in slots
 
 	// same, when set, says whether a later entry with an earlier one's id
 	// is that entry written twice (a repeat): the id then keeps naming the
@@ -102,10 +105,10 @@ func appendPacked(dst []byte, ref uint64) []byte {
 	return dst
 }
 
-// The table grows when more than maxLoadNum/maxLoadDen of its slots would be
-// full: at 3/4 a linear probe is still short (each slot's hash tag spares
-// most id compares), and a session of 4.6 M entries fits 2^23 slots (64 MiB)
-// where a half-full limit needs 2^24 (128 MiB, issue 16).
+// The table grows when it has more than maxLoadNum/maxLoadDen entries per
+// slot (so at most that many slots are full): at 3/4 a linear probe is still short (each slot's hash tag spares
+// most id compares), and a session of 4.6 M entries fits 2^23 slots (32 MiB)
+// where a half-full limit needs 2^24 (64 MiB, issue 16).
 const maxLoadNum, maxLoadDen = 3, 4
 
 // placeBatch is how many added entries wait before place puts them in the
@@ -113,7 +116,7 @@ const maxLoadNum, maxLoadDen = 3, 4
 const placeBatch = 256
 
 func newIDTable() *idTable {
-	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint64, 1<<10), shift: 64 - 10}
+	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint32, 1<<10), shift: 64 - 10}
 }
 
 // add records the id of the next entry (number len(ids)), which becomes the
@@ -135,14 +138,14 @@ func (t *idTable) add(id []byte, hidden bool) {
 // table's slots are cache misses; reading the first slot of every entry in
 // one loop lets the processor wait for them together, not one per line.
 func (t *idTable) place() {
-	for maxLoadDen*(t.count+len(t.refs)-t.placed) > maxLoadNum*len(t.slots) {
+	for maxLoadDen*len(t.refs) > maxLoadNum*len(t.slots) {
 		t.grow()
 	}
 	hashes := t.hashes[:0]
 	for e := t.placed; e < len(t.refs); e++ {
 		h := t.hash(t.keyAt(int32(e)))
 		hashes = append(hashes, h)
-		t.touched += t.slots[h>>t.shift]
+		t.touched += uint64(t.slots[h>>t.shift])
 	}
 	for k, h := range hashes {
 		if entry := int32(t.placed + k); t.refs[entry]&refHidden == 0 {
@@ -157,15 +160,14 @@ func (t *idTable) place() {
 func (t *idTable) placeOne(entry int32, h uint64) {
 	slot, found := t.find(t.keyAt(entry), h)
 	if !found {
-		t.count++
-		t.slots[slot] = slotWord(h, entry)
+		t.slots[slot] = t.slotWord(h, entry)
 		return
 	}
-	earlier := slotEntry(t.slots[slot])
+	earlier := t.slotEntry(t.slots[slot])
 	repeat := t.same != nil && t.same(earlier, entry)
 	t.dupes = append(t.dupes, duplicate{earlier: earlier, entry: entry, repeat: repeat})
 	if !repeat {
-		t.slots[slot] = slotWord(h, entry)
+		t.slots[slot] = t.slotWord(h, entry)
 	}
 }
 
@@ -179,11 +181,16 @@ func (t *idTable) duplicates() []duplicate {
 // hidden reports whether entry i's id names nothing (see add).
 func (t *idTable) hidden(i int32) bool { return t.refs[i]&refHidden != 0 }
 
+// entryMask is the bits of a slot that hold its entry number + 1.
+func (t *idTable) entryMask() uint32 { return uint32(len(t.slots) - 1) }
+
 // slotWord is what a slot holds for entry, whose id hashes to h.
-func slotWord(h uint64, entry int32) uint64 { return h&^(1<<32-1) | uint64(entry+1) }
+func (t *idTable) slotWord(h uint64, entry int32) uint32 {
+	return uint32(h)&^t.entryMask() | uint32(entry+1)
+}
 
 // slotEntry returns the entry number a full slot holds.
-func slotEntry(word uint64) int32 { return int32(uint32(word)) - 1 }
+func (t *idTable) slotEntry(word uint32) int32 { return int32(word&t.entryMask()) - 1 }
 
 // lookup returns the entry an id resolves to.
 func (t *idTable) lookup(id []byte) (int32, bool) {
@@ -207,7 +214,7 @@ func (t *idTable) resolve(k idKey) (int32, bool) {
 	if !found {
 		return 0, false
 	}
-	return slotEntry(t.slots[slot]), true
+	return t.slotEntry(t.slots[slot]), true
 }
 
 // hash returns the hash of the id with key k.
@@ -241,14 +248,14 @@ func (t *idTable) is(i int32, id []byte) bool { return t.holds(i, keyOf(id)) }
 // find returns the slot holding the id with key k, whose hash is h, or the
 // empty slot where it would go.
 func (t *idTable) find(k idKey, h uint64) (int, bool) {
-	mask := len(t.slots) - 1
-	tag := h &^ (1<<32 - 1)
+	mask, entryMask := len(t.slots)-1, t.entryMask()
+	tag := uint32(h) &^ entryMask
 	for slot := int(h >> t.shift); ; slot = (slot + 1) & mask {
 		word := t.slots[slot]
 		if word == 0 {
 			return slot, false
 		}
-		if word&^(1<<32-1) == tag && t.holds(slotEntry(word), k) {
+		if word&^entryMask == tag && t.holds(int32(word&entryMask)-1, k) {
 			return slot, true
 		}
 	}
@@ -258,24 +265,35 @@ func (t *idTable) find(k idKey, h uint64) (int, bool) {
 // that placing them never grows the table.
 func (t *idTable) reserve(n int) {
 	t.refs = slices.Grow(t.refs, n-len(t.refs))
-	for maxLoadDen*n > maxLoadNum*len(t.slots) {
-		t.grow()
+	size, shift := len(t.slots), t.shift
+	for maxLoadDen*n > maxLoadNum*size {
+		size, shift = 2*size, shift-1
+	}
+	if size > len(t.slots) {
+		t.resize(size, shift)
 	}
 }
 
-func (t *idTable) grow() {
-	old := t.slots
-	t.slots, t.shift = make([]uint64, 2*len(old)), t.shift-1
+// grow doubles the slots.
+func (t *idTable) grow() { t.resize(2*len(t.slots), t.shift-1) }
+
+// resize moves the ids to size slots, of which a hash's top 64 - shift bits
+// choose one.
+func (t *idTable) resize(size int, shift uint) {
+	old, oldMask := t.slots, t.entryMask()
+	t.slots, t.shift = make([]uint32, size), shift
 	mask := len(t.slots) - 1
 	for _, word := range old {
 		if word == 0 {
 			continue
 		}
-		slot := int(word >> t.shift) // the tag is the hash's top half
+		entry := int32(word&oldMask) - 1
+		h := t.hash(t.keyAt(entry))
+		slot := int(h >> t.shift)
 		for t.slots[slot] != 0 {
 			slot = (slot + 1) & mask
 		}
-		t.slots[slot] = word
+		t.slots[slot] = t.slotWord(h, entry)
 	}
 }
 

@@ -94,4 +94,4 @@ func retainedBytes(fn func()) float64 {
 
 const sizeofNode = 24
 
-func sizeofSlots(t *idTable) int { return 8 * len(t.slots) }
+func sizeofSlots(t *idTable) int { return 4 * len(t.slots) }
