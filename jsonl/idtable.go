@@ -13,8 +13,10 @@ const idChunkBytes = 1 << 20
 // idTable maps entry ids to entry numbers with open addressing over a slice of
 // words, and keeps the id text in large pointer-free blocks: a few bytes per
 // entry and nothing for the garbage collector to trace, instead of a Go map of
-// strings (about 60 bytes per entry). An id as Pi makes them, 8 lowercase hex
-// digits, is kept as its value in its reference, with no text (issue 16).
+// strings (about 60 bytes per entry). An entry's id is a 4-byte reference
+// and two flag bits: an id as Pi makes them, 8 lowercase hex digits, is kept
+// as its value, with no text; other ids are kept as text, the reference
+// naming its place (issue 16).
 //
 // A slot is 4 bytes: the entry number + 1 in its low log2(len(slots)) bits
 // (the table has more slots than entries, duplicates and hidden ones
@@ -26,7 +28,9 @@ type idTable struct {
 	seed   maphash.Seed
 	slots  []uint32 // hash tag | entry number + 1; 0 is an empty slot
 	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
-	refs   []uint64 // each entry's id: hidden bit | refPacked | value, or hidden bit | block << 44 | position << 24 | length
+	refs   []uint32 // each entry's id: its value when it packs, else 0 for "" or 1 + its place in texts
+	flags  []uint64 // flagBits per entry: whether it is hidden, whether its id packs
+	texts  []uint64 // the ids that do not pack: block << 44 | position << 24 | length
 	chunks [][]byte
 
 	// same, when set, says whether a later entry with an earlier one's id
@@ -48,12 +52,19 @@ type duplicate struct {
 const (
 	refLenBits = 24
 	refPosBits = 20
-	// refHidden marks an entry its id must never name: one without a string
-	// id, or one that is not a node of the tree.
-	refHidden = 1 << 63
-	// refPacked marks a packed id: its value is the low 32 bits.
-	refPacked = 1 << 62
 )
+
+// The flags of an entry, flagBits of them per entry in idTable.flags.
+const (
+	// flagHidden marks an entry its id must never name: one without a
+	// string id, or one that is not a node of the tree.
+	flagHidden = 1 << iota
+	flagPacked // its reference is its id's value
+	flagBits   = iota
+)
+
+// keyPacked marks a packed id in an idKey: its value is the low 32 bits.
+const keyPacked = 1 << 32
 
 // packedIDLen is the length of the ids kept as their value: 8 hex digits,
 // the first 8 of a random UUID, as Pi's generateId makes them.
@@ -63,25 +74,25 @@ const packedIDLen = 8
 // otherwise. Two ids are equal exactly when their keys are, since an id
 // packs or not by its text alone.
 type idKey struct {
-	packed uint64 // refPacked | value when the id packs, 0 otherwise
+	packed uint64 // keyPacked | value when the id packs, 0 otherwise
 	text   string // the id when it does not pack
 }
 
 // keyOf returns id's key; its text still points into id.
 func keyOf(id []byte) idKey {
-	if ref, ok := packID(id); ok {
-		return idKey{packed: ref}
+	if v, ok := packID(id); ok {
+		return idKey{packed: keyPacked | uint64(v)}
 	}
 	return idKey{text: unsafe.String(unsafe.SliceData(id), len(id))}
 }
 
-// packID returns the reference of an id of 8 lowercase hex digits (only
+// packID returns the value of an id of 8 lowercase hex digits (only
 // lowercase ones pack, so that an id and its packed value are one to one).
-func packID(id []byte) (uint64, bool) {
+func packID(id []byte) (uint32, bool) {
 	if len(id) != packedIDLen {
 		return 0, false
 	}
-	var v uint64
+	var v uint32
 	for _, c := range id {
 		var d byte
 		switch {
@@ -92,15 +103,15 @@ func packID(id []byte) (uint64, bool) {
 		default:
 			return 0, false
 		}
-		v = v<<4 | uint64(d)
+		v = v<<4 | uint32(d)
 	}
-	return refPacked | v, true
+	return v, true
 }
 
-// appendPacked appends the text of a packed id's reference.
-func appendPacked(dst []byte, ref uint64) []byte {
+// appendPacked appends the text of a packed id's value.
+func appendPacked(dst []byte, v uint32) []byte {
 	for shift := 4 * (packedIDLen - 1); shift >= 0; shift -= 4 {
-		dst = append(dst, hexDigits[ref>>shift&0xf])
+		dst = append(dst, hexDigits[v>>shift&0xf])
 	}
 	return dst
 }
@@ -124,10 +135,19 @@ func newIDTable() *idTable {
 // entry is hidden: then its id is kept but names nothing. The entry waits
 // for the next batch before it is placed in the slots.
 func (t *idTable) add(id []byte, hidden bool) {
-	ref := t.intern(id)
+	ref, packed := t.intern(id)
+	var f uint64
 	if hidden {
-		ref |= refHidden
+		f |= flagHidden
 	}
+	if packed {
+		f |= flagPacked
+	}
+	e := len(t.refs)
+	if e%idsPerFlagWord == 0 {
+		t.flags = append(t.flags, 0)
+	}
+	t.flags[e/idsPerFlagWord] |= f << (e % idsPerFlagWord * flagBits)
 	t.refs = append(t.refs, ref)
 	if len(t.refs)-t.placed >= placeBatch {
 		t.place()
@@ -148,7 +168,7 @@ func (t *idTable) place() {
 		t.touched += uint64(t.slots[h>>t.shift])
 	}
 	for k, h := range hashes {
-		if entry := int32(t.placed + k); t.refs[entry]&refHidden == 0 {
+		if entry := int32(t.placed + k); !t.hidden(entry) {
 			t.placeOne(entry, h)
 		}
 	}
@@ -179,7 +199,18 @@ func (t *idTable) duplicates() []duplicate {
 }
 
 // hidden reports whether entry i's id names nothing (see add).
-func (t *idTable) hidden(i int32) bool { return t.refs[i]&refHidden != 0 }
+func (t *idTable) hidden(i int32) bool { return t.flagsOf(i)&flagHidden != 0 }
+
+// packed reports whether entry i's reference is its id's value.
+func (t *idTable) packed(i int32) bool { return t.flagsOf(i)&flagPacked != 0 }
+
+// idsPerFlagWord is how many entries' flags a word of idTable.flags holds.
+const idsPerFlagWord = 64 / flagBits
+
+// flagsOf returns entry i's flags.
+func (t *idTable) flagsOf(i int32) uint64 {
+	return t.flags[i/idsPerFlagWord] >> (i % idsPerFlagWord * flagBits) & (1<<flagBits - 1)
+}
 
 // entryMask is the bits of a slot that hold its entry number + 1.
 func (t *idTable) entryMask() uint32 { return uint32(len(t.slots) - 1) }
@@ -227,17 +258,16 @@ func (t *idTable) hash(k idKey) uint64 {
 
 // keyAt returns entry i's key; its text points into its block.
 func (t *idTable) keyAt(i int32) idKey {
-	if ref := t.refs[i] &^ refHidden; ref&refPacked != 0 {
-		return idKey{packed: ref}
+	if t.packed(i) {
+		return idKey{packed: keyPacked | uint64(t.refs[i])}
 	}
 	return idKey{text: t.text(i)}
 }
 
 // holds reports whether entry i's id has key k.
 func (t *idTable) holds(i int32, k idKey) bool {
-	ref := t.refs[i] &^ refHidden
-	if k.packed != 0 || ref&refPacked != 0 {
-		return ref == k.packed
+	if packed := t.packed(i); packed || k.packed != 0 {
+		return packed && keyPacked|uint64(t.refs[i]) == k.packed
 	}
 	return t.text(i) == k.text
 }
@@ -265,6 +295,7 @@ func (t *idTable) find(k idKey, h uint64) (int, bool) {
 // that placing them never grows the table.
 func (t *idTable) reserve(n int) {
 	t.refs = slices.Grow(t.refs, n-len(t.refs))
+	t.flags = slices.Grow(t.flags, n/idsPerFlagWord+1-len(t.flags))
 	size, shift := len(t.slots), t.shift
 	for maxLoadDen*n > maxLoadNum*size {
 		size, shift = 2*size, shift-1
@@ -300,8 +331,8 @@ func (t *idTable) resize(size int, shift uint) {
 // id returns entry i's id: a string over its block, or for a packed id its
 // text, made anew (see view and is, which make none).
 func (t *idTable) id(i int32) string {
-	if ref := t.refs[i]; ref&refPacked != 0 {
-		return string(appendPacked(make([]byte, 0, packedIDLen), ref))
+	if t.packed(i) {
+		return string(appendPacked(make([]byte, 0, packedIDLen), t.refs[i]))
 	}
 	return t.text(i)
 }
@@ -309,8 +340,8 @@ func (t *idTable) id(i int32) string {
 // view returns entry i's id as bytes to read during the caller's call:
 // written into buf for a packed id, over its block otherwise.
 func (t *idTable) view(i int32, buf *[packedIDLen]byte) []byte {
-	if ref := t.refs[i]; ref&refPacked != 0 {
-		return appendPacked(buf[:0], ref)
+	if t.packed(i) {
+		return appendPacked(buf[:0], t.refs[i])
 	}
 	return viewBytes(t.text(i))
 }
@@ -318,25 +349,33 @@ func (t *idTable) view(i int32, buf *[packedIDLen]byte) []byte {
 // text returns the id of entry i, which does not pack, as a string over its
 // block, without copying.
 func (t *idTable) text(i int32) string {
-	ref := t.refs[i] &^ refHidden
-	n := int(ref & (1<<refLenBits - 1))
-	if n == 0 {
+	r := t.refs[i]
+	if r == 0 {
 		return ""
 	}
+	ref := t.texts[r-1]
+	n := int(ref & (1<<refLenBits - 1))
 	pos := int(ref >> refLenBits & (1<<refPosBits - 1))
 	return unsafe.String(&t.chunks[ref>>(refLenBits+refPosBits)][pos], n)
 }
 
-// intern returns id's reference: its value when it packs, or where in the
-// blocks it copies it. An id too long for a shared block gets a block of its
-// own.
-func (t *idTable) intern(id []byte) uint64 {
+// intern returns id's reference and whether it packs: its value when it
+// does, or 1 + the place in texts of where in the blocks it copies it (0 for
+// "").
+func (t *idTable) intern(id []byte) (ref uint32, packed bool) {
 	if len(id) == 0 {
-		return 0
+		return 0, false
 	}
-	if ref, ok := packID(id); ok {
-		return ref
+	if v, ok := packID(id); ok {
+		return v, true
 	}
+	t.texts = append(t.texts, t.copyText(id))
+	return uint32(len(t.texts)), false
+}
+
+// copyText copies id into a block and returns where it is. An id too long
+// for a shared block gets a block of its own.
+func (t *idTable) copyText(id []byte) uint64 {
 	if len(id) >= 1<<refLenBits {
 		id = id[:1<<refLenBits-1] // ids this long are not ids; keep what fits
 	}

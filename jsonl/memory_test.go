@@ -53,7 +53,7 @@ func (ix *Index) memoryParts() string {
 	}
 	return fmt.Sprintf("nodes %.1f, parents %.1f, id refs %.1f, id text %.1f, slots %.1f",
 		float64(cap(ix.nodes))*float64(sizeofNode)/n, float64(4*cap(ix.parents))/n,
-		float64(8*cap(ix.ids.refs))/n, float64(text)/n, float64(sizeofSlots(ix.ids))/n)
+		float64(4*cap(ix.ids.refs)+8*cap(ix.ids.flags)+8*cap(ix.ids.texts))/n, float64(text)/n, float64(sizeofSlots(ix.ids))/n)
 }
 
 // writeChain writes a session of n chained user messages with random 8-hex
