@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -18,16 +19,17 @@ const idChunkBytes = 1 << 20
 // as its value, with no text; other ids are kept as text, the reference
 // naming its place (issue 16).
 //
-// A slot is 4 bytes: the entry number + 1 in its low log2(len(slots)) bits
-// (the table has more slots than entries, duplicates and hidden ones
-// included, so it fits), and bits of the id's hash in the others, so a probe
-// reads the entry's id only when they agree. The slot is
-// chosen by the top bits of the hash and the tag is its low bits, so on
-// growth each id is hashed again.
+// A slot is 4 bytes: the entry number + 1 in its low bits (entryMask: the
+// table has more slots than entries, duplicates and hidden ones included, so
+// it fits), and bits of the id's hash in the others, so a probe reads the
+// entry's id only when they agree. The slot is chosen by the top half of the
+// hash, scaled to the table's size, which need not be a power of two: a
+// table reserved for a file's entries is sized to them. The tag is the
+// hash's low bits, so on growth each id is hashed again.
 type idTable struct {
 	seed   maphash.Seed
 	slots  []uint32 // hash tag | entry number + 1; 0 is an empty slot
-	shift  uint     // 64 - log2(len(slots)): a hash's slot is its top bits
+	mask   uint32   // the bits of a slot that hold its entry number + 1
 	refs   []uint32 // each entry's id: its value when it packs, else 0 for "" or 1 + its place in texts
 	flags  []uint64 // flagBits per entry: whether it is hidden, whether its id packs
 	texts  []uint64 // the ids that do not pack: block << 44 | position << 24 | length
@@ -127,7 +129,9 @@ const maxLoadNum, maxLoadDen = 3, 4
 const placeBatch = 256
 
 func newIDTable() *idTable {
-	return &idTable{seed: maphash.MakeSeed(), slots: make([]uint32, 1<<10), shift: 64 - 10}
+	t := &idTable{seed: maphash.MakeSeed()}
+	t.resize(1 << 10)
+	return t
 }
 
 // add records the id of the next entry (number len(ids)), which becomes the
@@ -165,7 +169,7 @@ func (t *idTable) place() {
 	for e := t.placed; e < len(t.refs); e++ {
 		h := t.hash(t.keyAt(int32(e)))
 		hashes = append(hashes, h)
-		t.touched += uint64(t.slots[h>>t.shift])
+		t.touched += uint64(t.slots[t.home(h)])
 	}
 	for k, h := range hashes {
 		if entry := int32(t.placed + k); !t.hidden(entry) {
@@ -212,16 +216,16 @@ func (t *idTable) flagsOf(i int32) uint64 {
 	return t.flags[i/idsPerFlagWord] >> (i % idsPerFlagWord * flagBits) & (1<<flagBits - 1)
 }
 
-// entryMask is the bits of a slot that hold its entry number + 1.
-func (t *idTable) entryMask() uint32 { return uint32(len(t.slots) - 1) }
+// home is the slot where a probe for an id whose hash is h starts.
+func (t *idTable) home(h uint64) int { return int((h >> 32) * uint64(len(t.slots)) >> 32) }
 
 // slotWord is what a slot holds for entry, whose id hashes to h.
 func (t *idTable) slotWord(h uint64, entry int32) uint32 {
-	return uint32(h)&^t.entryMask() | uint32(entry+1)
+	return uint32(h)&^t.mask | uint32(entry+1)
 }
 
 // slotEntry returns the entry number a full slot holds.
-func (t *idTable) slotEntry(word uint32) int32 { return int32(word&t.entryMask()) - 1 }
+func (t *idTable) slotEntry(word uint32) int32 { return int32(word&t.mask) - 1 }
 
 // lookup returns the entry an id resolves to.
 func (t *idTable) lookup(id []byte) (int32, bool) {
@@ -278,17 +282,24 @@ func (t *idTable) is(i int32, id []byte) bool { return t.holds(i, keyOf(id)) }
 // find returns the slot holding the id with key k, whose hash is h, or the
 // empty slot where it would go.
 func (t *idTable) find(k idKey, h uint64) (int, bool) {
-	mask, entryMask := len(t.slots)-1, t.entryMask()
-	tag := uint32(h) &^ entryMask
-	for slot := int(h >> t.shift); ; slot = (slot + 1) & mask {
+	tag := uint32(h) &^ t.mask
+	for slot := t.home(h); ; slot = t.next(slot) {
 		word := t.slots[slot]
 		if word == 0 {
 			return slot, false
 		}
-		if word&^entryMask == tag && t.holds(int32(word&entryMask)-1, k) {
+		if word&^t.mask == tag && t.holds(t.slotEntry(word), k) {
 			return slot, true
 		}
 	}
+}
+
+// next is the slot a probe reads after slot.
+func (t *idTable) next(slot int) int {
+	if slot++; slot == len(t.slots) {
+		return 0
+	}
+	return slot
 }
 
 // reserve makes room for n entries in all: their refs, and slots enough
@@ -296,33 +307,27 @@ func (t *idTable) find(k idKey, h uint64) (int, bool) {
 func (t *idTable) reserve(n int) {
 	t.refs = slices.Grow(t.refs, n-len(t.refs))
 	t.flags = slices.Grow(t.flags, n/idsPerFlagWord+1-len(t.flags))
-	size, shift := len(t.slots), t.shift
-	for maxLoadDen*n > maxLoadNum*size {
-		size, shift = 2*size, shift-1
-	}
-	if size > len(t.slots) {
-		t.resize(size, shift)
+	if size := n*maxLoadDen/maxLoadNum + 1; size > len(t.slots) {
+		t.resize(size)
 	}
 }
 
 // grow doubles the slots.
-func (t *idTable) grow() { t.resize(2*len(t.slots), t.shift-1) }
+func (t *idTable) grow() { t.resize(2 * len(t.slots)) }
 
-// resize moves the ids to size slots, of which a hash's top 64 - shift bits
-// choose one.
-func (t *idTable) resize(size int, shift uint) {
-	old, oldMask := t.slots, t.entryMask()
-	t.slots, t.shift = make([]uint32, size), shift
-	mask := len(t.slots) - 1
+// resize moves the ids to size slots.
+func (t *idTable) resize(size int) {
+	old, oldMask := t.slots, t.mask
+	t.slots, t.mask = make([]uint32, size), uint32(1<<bits.Len(uint(size))-1)
 	for _, word := range old {
 		if word == 0 {
 			continue
 		}
 		entry := int32(word&oldMask) - 1
 		h := t.hash(t.keyAt(entry))
-		slot := int(h >> t.shift)
+		slot := t.home(h)
 		for t.slots[slot] != 0 {
-			slot = (slot + 1) & mask
+			slot = t.next(slot)
 		}
 		t.slots[slot] = t.slotWord(h, entry)
 	}
