@@ -119,9 +119,9 @@ func appendPacked(dst []byte, v uint32) []byte {
 }
 
 // The table grows when it has more than maxLoadNum/maxLoadDen entries per
-// slot (so at most that many slots are full): at 3/4 a linear probe is still short (each slot's hash tag spares
-// most id compares), and a session of 4.6 M entries fits 2^23 slots (32 MiB)
-// where a half-full limit needs 2^24 (64 MiB, issue 16).
+// slot (so at most that many slots are full): at 3/4 a linear probe is
+// still short (each slot's hash tag spares most id compares), and a session
+// of 4.6 M entries reserved for takes 6.4 M slots (26 MB, issue 16).
 const maxLoadNum, maxLoadDen = 3, 4
 
 // placeBatch is how many added entries wait before place puts them in the
