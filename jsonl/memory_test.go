@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // maxIndexBytesPerEntry bounds what an index keeps per entry of a chain of
@@ -52,8 +53,8 @@ func (ix *Index) memoryParts() string {
 		text += cap(c)
 	}
 	return fmt.Sprintf("nodes %.1f, parents %.1f, id refs %.1f, id text %.1f, slots %.1f",
-		float64(cap(ix.nodes))*float64(sizeofNode)/n, float64(4*cap(ix.parents))/n,
-		float64(4*cap(ix.ids.refs)+8*cap(ix.ids.flags)+8*cap(ix.ids.texts))/n, float64(text)/n, float64(sizeofSlots(ix.ids))/n)
+		float64(cap(ix.nodes))*float64(unsafe.Sizeof(node{}))/n, float64(4*cap(ix.parents))/n,
+		float64(4*cap(ix.ids.refs)+8*cap(ix.ids.flags)+8*cap(ix.ids.texts))/n, float64(text)/n, float64(4*len(ix.ids.slots))/n)
 }
 
 // writeChain writes a session of n chained user messages with random 8-hex
@@ -91,7 +92,3 @@ func retainedBytes(fn func()) float64 {
 	runtime.ReadMemStats(&after)
 	return float64(after.HeapAlloc) - float64(before.HeapAlloc)
 }
-
-const sizeofNode = 24
-
-func sizeofSlots(t *idTable) int { return 4 * len(t.slots) }
