@@ -13,10 +13,10 @@ import (
 
 // maxIndexBytesPerEntry bounds what an index keeps per entry of a chain of
 // small entries with Pi's ids: issue 16 names at most 64 bytes per entry;
-// the index keeps 40.6 (bench/README.md, "The index per entry"), and the
-// bound leaves room for the parallel scan's reserve estimate, not for a
-// step back (8-byte references gave 45.9, with 8-byte slots too 52.9;
-// one core, where the arrays are not reserved from a chunk: 41.9).
+// the index keeps 40.6 (bench/README.md, "The index per entry"; 41.9 on
+// one core, where the arrays are not reserved from a chunk), and the bound
+// leaves room for the reserve estimate, not for the id text or 8-byte slots
+// coming back (52.9 with both, 45.9 with 8-byte references alone).
 const maxIndexBytesPerEntry = 48
 
 // TestIndexBytesPerEntry measures the heap an index of 300,000 chained
