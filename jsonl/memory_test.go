@@ -16,7 +16,8 @@ import (
 // the index keeps 40.6 (bench/README.md, "The index per entry"; 41.9 on
 // one core, where the arrays are not reserved from a chunk), and the bound
 // leaves room for the reserve estimate, not for the id text or 8-byte slots
-// coming back (52.9 with both, 45.9 with 8-byte references alone).
+// coming back (52.9 with both; 8-byte references alone, which it lets
+// pass, gave 45.9 with power-of-two slots).
 const maxIndexBytesPerEntry = 48
 
 // TestIndexBytesPerEntry measures the heap an index of 300,000 chained
