@@ -298,7 +298,7 @@ func (ix *Index) parentOf(i int32, f *lineFacts) int32 {
 	if f.parent != ParentNamed {
 		return None // null, absent, "" or not a string: a root, as in Pi
 	}
-	if i > 0 && !ix.ids.hidden(i-1) && ix.ids.id(i-1) == string(f.parentID) {
+	if i > 0 && !ix.ids.hidden(i-1) && ix.ids.is(i-1, f.parentID) {
 		return i - 1 // the usual case, and the latest entry with that id
 	}
 	if p, ok := ix.ids.lookup(f.parentID); ok {
@@ -376,11 +376,11 @@ func (ix *Index) link() {
 func (ix *Index) latestHolders() {
 	for i, p := range ix.parents {
 		if p >= 0 {
-			ix.parents[i], _ = ix.ids.lookup([]byte(ix.ids.id(p)))
+			ix.parents[i], _ = ix.ids.latest(p)
 		}
 	}
 	for i, r := range ix.refs {
-		ix.refs[i], _ = ix.ids.lookup([]byte(ix.ids.id(r)))
+		ix.refs[i], _ = ix.ids.latest(r)
 	}
 }
 

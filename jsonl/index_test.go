@@ -97,6 +97,7 @@ func FuzzIndex(f *testing.F) {
 	f.Add(header + entry("a", "") + entry("b", "a"))
 	f.Add(header + entry("a", "b") + entry("b", "a"))
 	f.Add("\xEF\xBB\xBF" + header + "{\"type\":\"message\"}\r\n{")
+	f.Add(header + entry("abcdef01", "") + entry("ABCDEF01", "abcdef01") + entry("abcdef01", "ABCDEF01") + entry("abcdef0", "abcdef01"))
 	f.Fuzz(func(t *testing.T, s string) {
 		src, err := Open("-", strings.NewReader(s))
 		if err != nil {
@@ -118,12 +119,29 @@ func FuzzIndex(f *testing.F) {
 			checkChain(t, ix, leaf, path)
 			ix.DecodePath(path)
 		}
+		checkIDs(t, ix)
 		if ix.Len() > 0 {
 			if sel, err := ix.Select(ix.ActiveLeaf()); err == nil {
 				ix.Stream(sel, func(ProjectedEntry) error { return nil })
 			}
 		}
 	})
+}
+
+// checkIDs fails unless every entry's id is the one its line holds, and
+// looking it up finds an entry with that id.
+func checkIDs(t *testing.T, ix *Index) {
+	for i := range ix.Len() {
+		id := ix.ID(i)
+		if ix.Version >= 2 && ix.HasID(i) {
+			if e, err := ix.Decode(i); err == nil && e.Obj.String("id") != id {
+				t.Fatalf("entry %d: ID %q, its line's id %q", i, id, e.Obj.String("id"))
+			}
+		}
+		if j, ok := ix.Lookup(id); ok && ix.ID(j) != id {
+			t.Fatalf("entry %d: Lookup(%q) = entry %d, whose id is %q", i, id, j, ix.ID(j))
+		}
+	}
 }
 
 // checkChain fails unless path runs from a root to leaf, each entry the
@@ -136,5 +154,33 @@ func checkChain(t *testing.T, ix *Index, leaf int, path []int) {
 		if ix.Parent(path[k]) != path[k-1] {
 			t.Fatalf("leaf %d: path %v: %d is not the parent of %d", leaf, path, path[k-1], path[k])
 		}
+	}
+}
+
+// TestPackedIDsResolve: ids that pack (8 lowercase hex digits) and their
+// look-alikes that do not (uppercase, 7 characters) are distinct ids, each
+// parent resolving to the latest entry with exactly its id, as in Pi: entry
+// 1's parent is the second abcdef01 (entry 3), which closes a loop.
+func TestPackedIDsResolve(t *testing.T) {
+	ix := indexString(t, header+entry("abcdef01", "")+entry("ABCDEF01", "abcdef01")+entry("abcdef0", "ABCDEF01")+
+		entry("abcdef01", "abcdef0")+entry("0000000a", "abcdef01")+entry("0000000A", "0000000a"))
+	wantParents := []int{None, 3, 1, 2, 3, 4}
+	for i, want := range wantParents {
+		if got := ix.Parent(i); got != want {
+			t.Errorf("parent of entry %d (%s) = %d, want %d", i, ix.ID(i), got, want)
+		}
+	}
+	for id, want := range map[string]int{"abcdef01": 3, "ABCDEF01": 1, "abcdef0": 2, "0000000a": 4, "0000000A": 5} {
+		if got, ok := ix.Lookup(id); !ok || got != want || ix.ID(got) != id {
+			t.Errorf("Lookup(%q) = %d %v, want %d", id, got, ok, want)
+		}
+	}
+	for _, absent := range []string{"Abcdef01", "abcdef02", "0000000b", "abcdef011"} {
+		if got, ok := ix.Lookup(absent); ok {
+			t.Errorf("Lookup(%q) = %d, want none", absent, got)
+		}
+	}
+	if d := ix.Duplicates(); len(d) != 1 || d[0].Entry != 3 || d[0].Earlier != 0 {
+		t.Errorf("duplicates %+v, want entry 3 repeating the id of entry 0", d)
 	}
 }

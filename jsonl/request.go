@@ -275,7 +275,7 @@ func (c *RequestChecker) addsNothing(sel *Selection, k, i int) bool {
 // selectedSkeletons is the skeleton of the k-th selected entry's messages, as
 // the selection projects them.
 func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, error) {
-	if sel.hasEdit(c.ix.ID(i)) {
+	if c.ix.edited(sel, i) {
 		pe, err := c.ix.projectSelected(sel, k, i)
 		return skeletonsOf(pe.Messages), err
 	}
@@ -295,7 +295,7 @@ func (c *RequestChecker) countVisits(leaves []int) {
 			continue // the check meets the same error
 		}
 		for k, i := range sel.Entries {
-			if i != None && !c.addsNothing(sel, k, i) && !sel.hasEdit(c.ix.ID(i)) {
+			if i != None && !c.addsNothing(sel, k, i) && !c.ix.edited(sel, i) {
 				c.visits[i]++
 			}
 		}

@@ -3,52 +3,92 @@ package jsonl
 // Selection is the compaction-aware choice of context entries at a leaf, made
 // from the index alone: entries are numbers, decoded later one at a time.
 type Selection struct {
-	Path     []int // root to leaf
-	Entries  []int // the selected entries, in context order
-	edits    map[string]RawMessage
-	editors  map[string]int // target id → the context_edit entry whose replacement applies
-	firstOld int            // entries[1:firstOld] lie before the compaction (system messages are skipped there)
+	Path    []int // root to leaf (nil in a narrow selection)
+	Entries []int // the selected entries, in context order (nil in a narrow selection)
+	// path and entries are Path and Entries as 4-byte entry numbers in a
+	// selection the index makes for its own views (selectNarrow): half the
+	// bytes per path entry of Select's (issue 16). A selection has one pair
+	// or the other; count and at read either.
+	path, entries []int32
+	edits         map[string]RawMessage
+	editors       map[string]int // target id → the context_edit entry whose replacement applies
+	firstOld      int            // entries[1:firstOld] lie before the compaction (system messages are skipped there)
 }
+
+// entryNum is the type of an entry number in a path: int where callers read
+// it, int32 where the index keeps it.
+type entryNum interface{ ~int | ~int32 }
 
 // Select is SelectContextEntries on the index: it decodes only the latest
 // compaction and the context edits.
 func (ix *Index) Select(leaf int) (*Selection, error) {
-	path, err := ix.Path(leaf)
+	path, entries, firstOld, err := selectAt[int](ix, leaf)
 	if err != nil {
 		return nil, err
 	}
-	s := &Selection{Path: path, Entries: path}
-	if err := ix.selectAfterCompaction(s); err != nil {
-		return nil, err
-	}
+	s := &Selection{Path: path, Entries: entries, firstOld: firstOld}
 	return s, ix.collectEdits(s)
 }
 
-func (ix *Index) selectAfterCompaction(s *Selection) error {
+// selectNarrow is Select keeping the path and the entries as int32, for the
+// index's own views.
+func (ix *Index) selectNarrow(leaf int) (*Selection, error) {
+	path, entries, firstOld, err := selectAt[int32](ix, leaf)
+	if err != nil {
+		return nil, err
+	}
+	s := &Selection{path: path, entries: entries, firstOld: firstOld}
+	return s, ix.collectEdits(s)
+}
+
+// count is how many entries the selection holds.
+func (s *Selection) count() int { return len(s.Entries) + len(s.entries) }
+
+// at is the k-th selected entry.
+func (s *Selection) at(k int) int {
+	if s.entries != nil {
+		return int(s.entries[k])
+	}
+	return s.Entries[k]
+}
+
+// settings is Index.Settings over the selection's path.
+func (ix *Index) settings(s *Selection) (RawMessage, *Model, error) {
+	if s.path != nil {
+		return pathSettings(ix, s.path)
+	}
+	return pathSettings(ix, s.Path)
+}
+
+// selectAt makes the selection at leaf: its path, the selected entries (the
+// path itself when it holds no compaction) and firstOld.
+func selectAt[T entryNum](ix *Index, leaf int) (path, entries []T, firstOld int, err error) {
+	if path, err = pathTo[T](ix, leaf); err != nil {
+		return nil, nil, 0, err
+	}
 	c := -1
-	for k, i := range s.Path {
-		if ix.Type(i) == TypeCompaction {
+	for k, i := range path {
+		if ix.Type(int(i)) == TypeCompaction {
 			c = k
 		}
 	}
 	if c < 0 {
-		return nil
+		return path, path, 0, nil
 	}
-	comp, err := ix.Decode(s.Path[c])
+	comp, err := ix.Decode(int(path[c]))
 	if err != nil {
-		return err
+		return nil, nil, 0, err
 	}
-	s.Entries = append([]int{s.Path[c]}, ix.keptFrom(s.Path[:c], comp.Ref())...)
-	s.firstOld = len(s.Entries)
-	s.Entries = append(s.Entries, s.Path[c+1:]...)
-	return nil
+	entries = append([]T{path[c]}, keptFrom(ix, path[:c], comp.Ref())...)
+	firstOld = len(entries)
+	return path, append(entries, path[c+1:]...), firstOld, nil
 }
 
 // keptFrom is the part of before that a compaction with firstKeptEntryId
 // firstKept keeps: from that entry on, nothing when before does not hold it.
-func (ix *Index) keptFrom(before []int, firstKept string) []int {
+func keptFrom[T entryNum](ix *Index, before []T, firstKept string) []T {
 	for k, i := range before {
-		if ix.ID(i) == firstKept {
+		if ix.ids.is(int32(i), viewBytes(firstKept)) {
 			return before[k:]
 		}
 	}
@@ -68,14 +108,15 @@ func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error)
 
 // compactedOn is selectCompacted on the path to the leaf.
 func (ix *Index) compactedOn(path []int, firstKept string) (*Selection, error) {
-	s := &Selection{Path: path, Entries: append([]int{None}, ix.keptFrom(path, firstKept)...)}
+	s := &Selection{Path: path, Entries: append([]int{None}, keptFrom(ix, path, firstKept)...)}
 	s.firstOld = len(s.Entries)
 	return s, ix.collectEdits(s)
 }
 
 func (ix *Index) collectEdits(s *Selection) error {
 	s.edits, s.editors = map[string]RawMessage{}, map[string]int{}
-	for _, i := range s.Entries {
+	for k := range s.count() {
+		i := s.at(k)
 		if i == None || ix.Type(i) != TypeContextEdit {
 			continue
 		}
@@ -106,7 +147,7 @@ func (ix *Index) StreamAt(s *Selection, fn func(k int, pe ProjectedEntry) error)
 
 // ProjectAt decodes and projects s.Entries[k] again, as Stream gave it.
 func (ix *Index) ProjectAt(s *Selection, k int) (ProjectedEntry, error) {
-	return ix.projectSelected(s, k, s.Entries[k])
+	return ix.projectSelected(s, k, s.at(k))
 }
 
 // streamRaw is Stream for writers of JSON: when raw is not nil, a message that
@@ -118,7 +159,8 @@ func (ix *Index) streamRaw(s *Selection, raw func(msg []byte, role string) error
 
 // streamAt is streamRaw telling fn each entry's position in s.Entries.
 func (ix *Index) streamAt(s *Selection, raw func(msg []byte, role string) error, fn func(k int, pe ProjectedEntry) error) error {
-	for k, i := range s.Entries {
+	for k := range s.count() {
+		i := s.at(k)
 		if ix.skipsSystem(s, k, i) {
 			continue
 		}
@@ -164,7 +206,24 @@ func (ix *Index) projectSelected(s *Selection, k, i int) (ProjectedEntry, error)
 // passesThrough reports whether entry i contributes its message unchanged.
 func (ix *Index) passesThrough(s *Selection, i int) bool {
 	n := &ix.nodes[i]
-	return n.plain && n.role != HookMessageRole && n.role != NoRole && n.role != OtherRole && !s.hasEdit(ix.ID(i))
+	return n.plain && n.role != HookMessageRole && n.role != NoRole && n.role != OtherRole && !ix.edited(s, i)
+}
+
+// editOf returns the replacement an edit of the selection gives entry i,
+// without making its id.
+func (ix *Index) editOf(s *Selection, i int) (rep RawMessage, edited bool) {
+	if len(s.edits) == 0 {
+		return nil, false
+	}
+	var buf [packedIDLen]byte
+	rep, edited = s.edits[string(ix.ids.view(int32(i), &buf))]
+	return rep, edited
+}
+
+// edited reports whether an edit of the selection applies to entry i.
+func (ix *Index) edited(s *Selection, i int) bool {
+	_, edited := ix.editOf(s, i)
+	return edited
 }
 
 // rawMessage returns the bytes of a plain message entry's message object.
@@ -184,19 +243,22 @@ func (s *Selection) hasEdit(id string) bool {
 // Settings replays thinking-level and model changes over the whole path to a
 // leaf. Only the last change of each kind matters, so the path is walked
 // backwards and at most two entries are decoded.
-func (ix *Index) Settings(path []int) (RawMessage, *Model, error) {
-	level, err := ix.lastThinkingLevel(path)
+func (ix *Index) Settings(path []int) (RawMessage, *Model, error) { return pathSettings(ix, path) }
+
+// pathSettings is Index.Settings.
+func pathSettings[T entryNum](ix *Index, path []T) (RawMessage, *Model, error) {
+	level, err := lastThinkingLevel(ix, path)
 	if err != nil {
 		return nil, nil, err
 	}
-	model, err := ix.lastModel(path)
+	model, err := lastModel(ix, path)
 	return level, model, err
 }
 
-func (ix *Index) lastThinkingLevel(path []int) (RawMessage, error) {
+func lastThinkingLevel[T entryNum](ix *Index, path []T) (RawMessage, error) {
 	for k := len(path) - 1; k >= 0; k-- {
-		if ix.Type(path[k]) == TypeThinkingLevelChange {
-			e, err := ix.Decode(path[k])
+		if i := int(path[k]); ix.Type(i) == TypeThinkingLevelChange {
+			e, err := ix.Decode(i)
 			if err != nil {
 				return nil, err
 			}
@@ -206,9 +268,9 @@ func (ix *Index) lastThinkingLevel(path []int) (RawMessage, error) {
 	return QuoteString("off"), nil
 }
 
-func (ix *Index) lastModel(path []int) (*Model, error) {
+func lastModel[T entryNum](ix *Index, path []T) (*Model, error) {
 	for k := len(path) - 1; k >= 0; k-- {
-		i := path[k]
+		i := int(path[k])
 		isModelChange := ix.Type(i) == TypeModelChange
 		if !isModelChange && ix.nodes[i].role != AssistantRole {
 			continue

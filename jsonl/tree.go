@@ -63,7 +63,11 @@ func (ix *Index) ResolveLeaf(id string) (int, error) {
 
 // Label returns the current label of entry i, if any.
 func (ix *Index) Label(i int) (labelEntry int, ok bool) {
-	l, ok := ix.labels[ix.ID(i)]
+	if len(ix.labels) == 0 {
+		return 0, false
+	}
+	var buf [packedIDLen]byte
+	l, ok := ix.labels[string(ix.ids.view(int32(i), &buf))]
 	return int(l), ok
 }
 
@@ -131,7 +135,10 @@ func (e *CycleError) Unwrap() error { return ErrCycle }
 
 // Path returns the entries from a root to leaf, in order. A parent that names
 // no entry ends the walk there, as in Pi; a cycle is a *CycleError.
-func (ix *Index) Path(leaf int) ([]int, error) {
+func (ix *Index) Path(leaf int) ([]int, error) { return pathTo[int](ix, leaf) }
+
+// pathTo is Path with entry numbers of type T.
+func pathTo[T entryNum](ix *Index, leaf int) ([]T, error) {
 	if leaf == None {
 		return nil, nil
 	}
@@ -140,9 +147,9 @@ func (ix *Index) Path(leaf int) ([]int, error) {
 		return nil, ix.cycleError(loopAt)
 	}
 	parents := ix.parents
-	path := make([]int, n)
+	path := make([]T, n)
 	for cur, k := int32(leaf), n-1; cur >= 0; cur, k = parents[cur], k-1 {
-		path[k] = int(cur)
+		path[k] = T(cur)
 	}
 	return path, nil
 }

@@ -26,7 +26,9 @@ func (ix *Index) TreeRows() ([]TreeRow, error) {
 			sort.SliceStable(c, func(a, b int) bool { return times[c[a]] < times[c[b]] })
 		}
 	}
-	var rows []TreeRow
+	// At most one row per entry: allocated once, not grown by appending,
+	// whose copies of a large tree were live beside the old array.
+	rows := make([]TreeRow, 0, len(ix.nodes))
 	type item struct{ entry, depth int32 }
 	stack := make([]item, 0, len(roots))
 	for k := len(roots) - 1; k >= 0; k-- {

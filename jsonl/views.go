@@ -29,7 +29,7 @@ func ParseView(name string) (View, error) {
 // Entries are decoded one at a time, so memory stays bounded by the index and
 // the largest entry.
 func (ix *Index) WriteView(w io.Writer, leaf int, view View) error {
-	sel, err := ix.Select(leaf)
+	sel, err := ix.selectNarrow(leaf)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,7 @@ func (ix *Index) writeContext(aw *arrayWriter, sel *Selection) error {
 	if err != nil {
 		return err
 	}
-	level, model, err := ix.Settings(sel.Path)
+	level, model, err := ix.settings(sel)
 	if err != nil {
 		return err
 	}
@@ -85,12 +85,12 @@ func (ix *Index) writeProvider(aw *arrayWriter, sel *Selection) error {
 // context: the index tells which entries are assistant messages, so only the
 // one found is decoded. An edit that drops it passes over it.
 func (ix *Index) lastAssistantModel(sel *Selection) (ProviderModel, error) {
-	for k := len(sel.Entries) - 1; k >= 0; k-- {
-		i := sel.Entries[k]
+	for k := sel.count() - 1; k >= 0; k-- {
+		i := sel.at(k)
 		if ix.nodes[i].role != AssistantRole {
 			continue
 		}
-		if rep, edited := sel.edits[ix.ID(i)]; edited && IsNull(rep) && rep != nil {
+		if rep, edited := ix.editOf(sel, i); edited && IsNull(rep) && rep != nil {
 			continue
 		}
 		e, err := ix.Decode(i)
