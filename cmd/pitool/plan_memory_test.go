@@ -11,15 +11,9 @@ import (
 // entry of a long chain that was never compacted, between 100,000 and
 // 400,000 entries, where the fixed buffers that dominate the small shapes
 // of TestHostileShapesBounded no longer weigh: the index, the path as entry
-// numbers (8 bytes) and the plan's packed facts (4 bytes), at GOGC=25.
+// numbers (8 bytes) and the plan's packed facts (4 bytes), measured as TestHostileShapesBounded does (measureEnv).
 // bench/README.md ("compact --plan over the index") has the figures.
 const planBytesPerEntry = 120
-
-// planGCDebug makes each collection stop the world until it has marked, so
-// that the peak is the collector's target whatever the load: on a loaded
-// machine a concurrent collection starved of CPU let the heap run past it
-// (177 bytes per entry under go test ./..., 86 alone).
-const planGCDebug = "GODEBUG=gcstoptheworld=1"
 
 // TestPlanCostPerEntry: the plan of a never-compacted chain keeps a few
 // bytes per entry beside the index, not the entries' ids or messages
@@ -36,8 +30,8 @@ func TestPlanCostPerEntry(t *testing.T) {
 	sh := hostileShape{shape: gen.ShapeChain, textBytes: 100}
 	writeShapeFile(t, filepath.Join(dir, "base.jsonl"), sh, baseN)
 	writeShapeFile(t, filepath.Join(dir, "s.jsonl"), sh, n)
-	base := runMeasuredEnv(t, dir, []string{measureGC, planGCDebug}, "compact", "--plan", "base.jsonl")
-	m := runMeasuredEnv(t, dir, []string{measureGC, planGCDebug}, "compact", "--plan", "s.jsonl")
+	base := runMeasuredEnv(t, dir, measureEnv, "compact", "--plan", "base.jsonl")
+	m := runMeasuredEnv(t, dir, measureEnv, "compact", "--plan", "s.jsonl")
 	if base.Code != 0 || m.Code != 0 {
 		t.Fatalf("compact --plan: exit %d and %d: %s", base.Code, m.Code, clipText(base.Stderr+m.Stderr))
 	}
