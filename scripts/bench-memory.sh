@@ -18,28 +18,13 @@
 # one-entry session, divided by the entries.
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-data=${1:?usage: scripts/bench-memory.sh DATA_DIR}
+source "$(dirname "$0")/lib/bench-sessions.sh"
+bench_setup "${1:?usage: scripts/bench-memory.sh DATA_DIR}"
 files=${FILES:-small-4.6M.jsonl linear-100MB.jsonl linear-600MB.jsonl}
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+# shellcheck disable=SC2086 # a list of names
+bench_generate $files
 
-go build -o "$bin/pitool" "$repo/cmd/pitool"
-go build -o "$bin/gensession" "$repo/bench/cmd/gensession"
-mkdir -p "$data"
-generate() { # name flags...: writes DATA_DIR/name unless it is there or not measured
-	local f="$data/$1"
-	case " $files " in *" $1 "*) ;; *) return 0 ;; esac
-	shift
-	[ -s "$f" ] || "$bin/gensession" "$@" -o "$f"
-}
-generate small-4.6M.jsonl -shape chain -entries 4600000 -text-bytes 105
-generate linear-100MB.jsonl -size 100MB -seed 1
-generate linear-600MB.jsonl -size 600MB -seed 1
 "$bin/gensession" -shape chain -entries 1 -text-bytes 105 -o "$bin/one.jsonl" 2>/dev/null
-
-binaries="$bin/pitool"
-[ -n "${BEFORE:-}" ] && binaries="$BEFORE $binaries"
 
 # measure BINARY FILE ARGS...: prints "wall_s peak_KB"
 measure() {

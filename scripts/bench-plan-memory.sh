@@ -23,28 +23,11 @@
 # CPU is user + system seconds (the machine may be loaded; wall time is not shown).
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-data=${1:?usage: scripts/bench-plan-memory.sh DATA_DIR}
+source "$(dirname "$0")/lib/bench-sessions.sh"
+bench_setup "${1:?usage: scripts/bench-plan-memory.sh DATA_DIR}"
 files=${FILES:-c400k.jsonl c1000000.jsonl linear-100MB.jsonl}
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-
-go build -o "$bin/pitool" "$repo/cmd/pitool"
-go build -o "$bin/gensession" "$repo/bench/cmd/gensession"
-mkdir -p "$data"
-generate() { # name flags...: writes DATA_DIR/name unless it is there or not measured
-	local f="$data/$1"
-	case " $files " in *" $1 "*) ;; *) return 0 ;; esac
-	shift
-	[ -s "$f" ] || "$bin/gensession" "$@" -o "$f"
-}
-generate c400k.jsonl -shape chain -entries 400000 -text-bytes 105
-generate c1000000.jsonl -shape chain -entries 1000000
-generate linear-100MB.jsonl -size 100MB -seed 1
-generate small-4.6M.jsonl -shape chain -entries 4600000 -text-bytes 105
-
-binaries="$bin/pitool"
-[ -n "${BEFORE:-}" ] && binaries="$BEFORE $binaries"
+# shellcheck disable=SC2086 # a list of names
+bench_generate $files
 
 # measure BINARY FILE [ENV]: prints "cpu_s peak_KB"
 measure() {

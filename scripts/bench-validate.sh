@@ -21,28 +21,11 @@
 # divided by the entries (the whole process: fixed buffers included).
 set -euo pipefail
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-data=${1:?usage: scripts/bench-validate.sh DATA_DIR}
+source "$(dirname "$0")/lib/bench-sessions.sh"
+bench_setup "${1:?usage: scripts/bench-validate.sh DATA_DIR}"
 files=${FILES:-c400k.jsonl c1000000.jsonl g200k.jsonl}
-bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
-
-go build -o "$bin/pitool" "$repo/cmd/pitool"
-go build -o "$bin/gensession" "$repo/bench/cmd/gensession"
-mkdir -p "$data"
-generate() { # name flags...: writes DATA_DIR/name unless it is there or not measured
-	local f="$data/$1"
-	case " $files " in *" $1 "*) ;; *) return 0 ;; esac
-	shift
-	[ -s "$f" ] || "$bin/gensession" "$@" -o "$f"
-}
-generate c400k.jsonl -shape chain -entries 400000 -text-bytes 105
-generate c1000000.jsonl -shape chain -entries 1000000
-generate g200k.jsonl -entries 200000 -seed 3 -branch-every 200 -compaction-every 500 -tool-result-bytes 200
-generate small-4.6M.jsonl -shape chain -entries 4600000 -text-bytes 105
-
-binaries="$bin/pitool"
-[ -n "${BEFORE:-}" ] && binaries="$BEFORE $binaries"
+# shellcheck disable=SC2086 # a list of names
+bench_generate $files
 
 printf '%-18s %9s %-18s %-7s %8s %8s %10s %8s\n' file entries command binary wall "CPU s" "peak KB" "B/entry"
 for name in $files; do
