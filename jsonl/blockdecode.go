@@ -13,6 +13,10 @@ import (
 // fields' types, each key once, no \u escape of a surrogate, valid UTF-8
 // with no control character, not even as white space);
 // for any other content ok is false, and the caller unmarshals it.
+// content must be valid JSON, as every value of an indexed line is (the
+// index takes only lines JSON.parse accepts): the values of keys it does not
+// decode are skipped by their brackets, not checked. On other input it
+// never panics, but may take what Unmarshal refuses.
 // FuzzDecodeBlocks holds it to Unmarshal.
 func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
 	i := skipSpace(content, 0)

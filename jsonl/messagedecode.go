@@ -8,6 +8,7 @@ import "strconv"
 // (Message's keys as Pi writes them, each once, values of their fields'
 // types and not null, no \u escape of a surrogate, valid UTF-8 with no
 // control character, no "sections"); for any other, ok is false and the caller unmarshals it.
+// raw must be valid JSON, as DecodeBlocks' content must.
 // FuzzDecodeMessage holds it to Unmarshal.
 func DecodeMessage(raw []byte) (m Message, ok bool) {
 	i := skipSpace(raw, 0)
