@@ -160,7 +160,8 @@ func decodeJSON(b []byte) (any, error) {
 // index's other reading of it: no entry twice, each row's children are the
 // entries whose parent it is, each row sits under its parent one level
 // deeper (depth-first), the ancestors above a row are its Path, and every
-// entry whose Path ends at a root has a row. An entry whose Path fails
+// entry whose Path ends at a root has a row; a row's Forks are its
+// ancestors with more than one child. An entry whose Path fails
 // (a cycle) has a row only below a root that is its own parent, which Pi's
 // tree takes as a root.
 func FuzzTreeRows(f *testing.F) {
@@ -170,14 +171,14 @@ func FuzzTreeRows(f *testing.F) {
 		if ix == nil {
 			return
 		}
-		rows, err := ix.TreeRows()
+		tree, err := ix.Tree()
 		if err != nil {
 			return
 		}
 		children, _ := ix.Children()
 		seen := map[int]bool{}
 		var above []int // the rows' ancestors, by depth
-		for _, r := range rows {
+		for r := range tree.Rows() {
 			if seen[r.Entry] || !ix.IsNode(r.Entry) || r.Depth > len(above) {
 				t.Fatalf("row %+v: repeated, no node, or deeper than %d", r, len(above))
 			}
@@ -185,6 +186,9 @@ func FuzzTreeRows(f *testing.F) {
 			above = append(above[:r.Depth], r.Entry)
 			if r.Depth > 0 && ix.Parent(r.Entry) != above[r.Depth-1] {
 				t.Fatalf("row %+v sits under %d, its parent is %d", r, above[r.Depth-1], ix.Parent(r.Entry))
+			}
+			if want := forks(children, above[:r.Depth]); r.Forks != want {
+				t.Fatalf("row %+v has %d ancestors with more than one child", r, want)
 			}
 			if !sameSet(r.Children, children[r.Entry]) {
 				t.Fatalf("row %+v: the entry's children are %v", r, children[r.Entry])
@@ -212,17 +216,19 @@ func checkRowPath(t *testing.T, ix *jsonl.Index, r jsonl.TreeRow, above []int) {
 	}
 }
 
-func sameSet(a []int, b []int32) bool {
-	if len(a) != len(b) {
-		return false
+// forks counts the ancestors with more than one child.
+func forks(children [][]int32, ancestors []int) int {
+	n := 0
+	for _, a := range ancestors {
+		if len(children[a]) > 1 {
+			n++
+		}
 	}
-	x := slices.Sorted(slices.Values(a))
-	y := make([]int, len(b))
-	for k, v := range b {
-		y[k] = int(v)
-	}
-	slices.Sort(y)
-	return slices.Equal(x, y)
+	return n
+}
+
+func sameSet(a, b []int32) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
 // FuzzRequestFix: at the active leaf of any v3 session, the request check

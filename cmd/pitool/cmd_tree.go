@@ -39,14 +39,14 @@ type, depth, label and children, depth-first, siblings oldest first.`,
 				return err
 			}
 			return withLeaf(e, file, "", func(ix *jsonl.Index, leaf int) error {
-				rows, err := ix.TreeRows()
+				tree, err := ix.Tree()
 				if err != nil {
 					return err
 				}
 				if c.Bool("json") {
-					return writeTreeJSON(e, ix, rows)
+					return writeTreeJSON(e.stdout, ix, tree)
 				}
-				return drawTree(e.stdout, ix, rows, treeLayout{width: c.Int("width"), ids: c.Bool("ids")})
+				return drawTree(e.stdout, ix, tree, treeLayout{width: c.Int("width"), ids: c.Bool("ids")})
 			})
 		},
 	}
@@ -61,27 +61,38 @@ type treeJSONRow struct {
 	Children []string        `json:"children"`
 }
 
-func writeTreeJSON(e *env, ix *jsonl.Index, rows []jsonl.TreeRow) error {
-	out := struct {
-		LeafID *string       `json:"leafId"`
-		Rows   []treeJSONRow `json:"rows"`
-	}{Rows: make([]treeJSONRow, 0, len(rows))}
+// writeTreeJSON prints {leafId, rows} on one line, a row at a time: the
+// bytes one marshalled object would be, without holding every row.
+func writeTreeJSON(w io.Writer, ix *jsonl.Index, tree *jsonl.Tree) error {
+	bw := bufio.NewWriter(w)
+	var leafID *string
 	if ix.Len() > 0 {
 		id := ix.ID(ix.ActiveLeaf())
-		out.LeafID = &id
+		leafID = &id
 	}
-	for _, r := range rows {
+	head, err := marshalOutput(leafID)
+	if err != nil {
+		return err
+	}
+	bw.WriteString(`{"leafId":`)
+	bw.Write(jsonl.ToValidUTF8(head))
+	bw.WriteString(`,"rows":[`)
+	sep := ""
+	for r := range tree.Rows() {
 		row, err := jsonTreeRow(ix, r)
 		if err != nil {
 			return err
 		}
-		out.Rows = append(out.Rows, row)
+		b, err := marshalOutput(row)
+		if err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		bw.Write(jsonl.ToValidUTF8(b))
+		sep = ","
 	}
-	b, err := marshalOutput(out)
-	if err != nil {
-		return err
-	}
-	return writeJSONLine(e, b)
+	bw.WriteString("]}\n")
+	return bw.Flush()
 }
 
 func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
@@ -99,7 +110,7 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 		row.Label = &label
 	}
 	for _, c := range r.Children {
-		row.Children = append(row.Children, ix.ID(c))
+		row.Children = append(row.Children, ix.ID(int(c)))
 	}
 	return row, nil
 }
@@ -113,21 +124,14 @@ type treeLayout struct {
 
 // drawTree prints the tree for a terminal. Indentation grows only where the
 // tree branches, so long linear conversations stay readable.
-func drawTree(w io.Writer, ix *jsonl.Index, rows []jsonl.TreeRow, lay treeLayout) error {
+func drawTree(w io.Writer, ix *jsonl.Index, tree *jsonl.Tree, lay treeLayout) error {
 	bw := bufio.NewWriter(w)
 	onPath := activePathSet(ix)
 	if lay.ids {
 		lay.idWidth = longestID(ix)
 	}
-	indent := make([]int, ix.Len())
-	for _, r := range rows {
-		for _, c := range r.Children {
-			indent[c] = indent[r.Entry]
-			if len(r.Children) > 1 {
-				indent[c]++
-			}
-		}
-		line, err := treeLine(ix, r.Entry, indent[r.Entry], onPath[r.Entry], lay)
+	for r := range tree.Rows() {
+		line, err := treeLine(ix, r.Entry, r.Forks, onPath[r.Entry], lay)
 		if err != nil {
 			return err
 		}
