@@ -13,15 +13,16 @@ type pathFacts interface {
 	ID(k int) string
 }
 
-// indexPath is a path as entry numbers into its index.
+// indexPath is a path as entry numbers into its index (4 bytes each, as
+// jsonl's Selection keeps them).
 type indexPath struct {
 	ix      *jsonl.Index
-	entries []int
+	entries []int32
 }
 
 func (p indexPath) Len() int                   { return len(p.entries) }
-func (p indexPath) Type(k int) jsonl.EntryType { return p.ix.Type(p.entries[k]) }
-func (p indexPath) ID(k int) string            { return p.ix.ID(p.entries[k]) }
+func (p indexPath) Type(k int) jsonl.EntryType { return p.ix.Type(int(p.entries[k])) }
+func (p indexPath) ID(k int) string            { return p.ix.ID(int(p.entries[k])) }
 
 // decodedPath is a path of decoded entries.
 type decodedPath []*jsonl.Entry

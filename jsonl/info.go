@@ -82,7 +82,7 @@ func (ix *Index) addContextTokens(in *Info) error {
 	if ix.Len() == 0 {
 		return nil
 	}
-	sel, err := ix.selectNarrow(ix.ActiveLeaf())
+	sel, err := ix.Select(ix.ActiveLeaf())
 	if err != nil {
 		return nil // a cycle leaves the context undefined; the rest of the summary still stands
 	}

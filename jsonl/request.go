@@ -243,7 +243,8 @@ var summarySkeleton = ObjectOf("role", QuoteString(RoleUser))
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 	w := &requestWalk{called: map[string]*sentCall{}}
 	t := NewProviderTransform(ProviderModel{}, w.see)
-	for k, i := range sel.Entries {
+	for k := range sel.count() {
+		i := sel.at(k)
 		w.cur = i
 		if i == None {
 			w.add(t, summarySkeleton)
@@ -294,8 +295,8 @@ func (c *RequestChecker) countVisits(leaves []int) {
 		if err != nil {
 			continue // the check meets the same error
 		}
-		for k, i := range sel.Entries {
-			if i != None && !c.addsNothing(sel, k, i) && !c.ix.edited(sel, i) {
+		for k := range sel.count() {
+			if i := sel.at(k); i != None && !c.addsNothing(sel, k, i) && !c.ix.edited(sel, i) {
 				c.visits[i]++
 			}
 		}
@@ -467,7 +468,7 @@ func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem) ([]R
 func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
 	p.Cause = CauseNotOnPath
 	for k := indexOf(sel.Path, p.Result.Entry) - 1; k >= 0; k-- {
-		i := sel.Path[k]
+		i := int(sel.Path[k])
 		holds, failed, err := c.holdsCall(i, p.ToolCallID)
 		if err != nil {
 			return err
@@ -506,7 +507,7 @@ func (c *RequestChecker) holdsCall(i int, id string) (holds, failed bool, err er
 // lossOf says why the call held by path entry i is not in the request.
 func (c *RequestChecker) lossOf(sel *Selection, i int, failed bool) (RequestCause, EntryRef) {
 	if indexOf(sel.Entries, i) < 0 {
-		return CauseCompaction, EntryRef{Entry: sel.Entries[0]}
+		return CauseCompaction, EntryRef{Entry: sel.at(0)}
 	}
 	if editor, ok := sel.editors[c.ix.ID(i)]; ok {
 		if rep := sel.edits[c.ix.ID(i)]; rep != nil && IsNull(rep) {
@@ -520,9 +521,9 @@ func (c *RequestChecker) lossOf(sel *Selection, i int, failed bool) (RequestCaus
 	return CauseNotOnPath, noEntry
 }
 
-func indexOf(list []int, x int) int {
+func indexOf(list []int32, x int) int {
 	for k, v := range list {
-		if v == x {
+		if int(v) == x {
 			return k
 		}
 	}

@@ -2,27 +2,24 @@ package jsonl
 
 // Selection is the compaction-aware choice of context entries at a leaf, made
 // from the index alone: entries are numbers, decoded later one at a time.
+// They are 4-byte entry numbers, half the bytes per path entry of an int
+// (issue 16).
 type Selection struct {
-	Path    []int // root to leaf (nil in a narrow selection)
-	Entries []int // the selected entries, in context order (nil in a narrow selection)
-	// path and entries are Path and Entries as 4-byte entry numbers in a
-	// selection the index makes for its own views (selectNarrow): half the
-	// bytes per path entry of Select's (issue 16). A selection has one pair
-	// or the other; count and at read either.
-	path, entries []int32
-	edits         map[string]RawMessage
-	editors       map[string]int // target id → the context_edit entry whose replacement applies
-	firstOld      int            // entries[1:firstOld] lie before the compaction (system messages are skipped there)
+	Path     []int32 // root to leaf
+	Entries  []int32 // the selected entries, in context order
+	edits    map[string]RawMessage
+	editors  map[string]int // target id → the context_edit entry whose replacement applies
+	firstOld int            // Entries[1:firstOld] lie before the compaction (system messages are skipped there)
 }
 
 // entryNum is the type of an entry number in a path: int where callers read
-// it, int32 where the index keeps it.
+// it, int32 where a selection keeps it.
 type entryNum interface{ ~int | ~int32 }
 
 // Select is SelectContextEntries on the index: it decodes only the latest
 // compaction and the context edits.
 func (ix *Index) Select(leaf int) (*Selection, error) {
-	path, entries, firstOld, err := selectAt[int](ix, leaf)
+	path, entries, firstOld, err := selectAt(ix, leaf)
 	if err != nil {
 		return nil, err
 	}
@@ -30,40 +27,21 @@ func (ix *Index) Select(leaf int) (*Selection, error) {
 	return s, ix.collectEdits(s)
 }
 
-// selectNarrow is Select keeping the path and the entries as int32, for the
-// index's own views.
-func (ix *Index) selectNarrow(leaf int) (*Selection, error) {
-	path, entries, firstOld, err := selectAt[int32](ix, leaf)
-	if err != nil {
-		return nil, err
-	}
-	s := &Selection{path: path, entries: entries, firstOld: firstOld}
-	return s, ix.collectEdits(s)
-}
-
 // count is how many entries the selection holds.
-func (s *Selection) count() int { return len(s.Entries) + len(s.entries) }
+func (s *Selection) count() int { return len(s.Entries) }
 
 // at is the k-th selected entry.
-func (s *Selection) at(k int) int {
-	if s.entries != nil {
-		return int(s.entries[k])
-	}
-	return s.Entries[k]
-}
+func (s *Selection) at(k int) int { return int(s.Entries[k]) }
 
 // settings is Index.Settings over the selection's path.
 func (ix *Index) settings(s *Selection) (RawMessage, *Model, error) {
-	if s.path != nil {
-		return pathSettings(ix, s.path)
-	}
 	return pathSettings(ix, s.Path)
 }
 
 // selectAt makes the selection at leaf: its path, the selected entries (the
 // path itself when it holds no compaction) and firstOld.
-func selectAt[T entryNum](ix *Index, leaf int) (path, entries []T, firstOld int, err error) {
-	if path, err = pathTo[T](ix, leaf); err != nil {
+func selectAt(ix *Index, leaf int) (path, entries []int32, firstOld int, err error) {
+	if path, err = pathTo[int32](ix, leaf); err != nil {
 		return nil, nil, 0, err
 	}
 	c := -1
@@ -79,16 +57,16 @@ func selectAt[T entryNum](ix *Index, leaf int) (path, entries []T, firstOld int,
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	entries = append([]T{path[c]}, keptFrom(ix, path[:c], comp.Ref())...)
+	entries = append([]int32{path[c]}, keptFrom(ix, path[:c], comp.Ref())...)
 	firstOld = len(entries)
 	return path, append(entries, path[c+1:]...), firstOld, nil
 }
 
 // keptFrom is the part of before that a compaction with firstKeptEntryId
 // firstKept keeps: from that entry on, nothing when before does not hold it.
-func keptFrom[T entryNum](ix *Index, before []T, firstKept string) []T {
+func keptFrom(ix *Index, before []int32, firstKept string) []int32 {
 	for k, i := range before {
-		if ix.ids.is(int32(i), viewBytes(firstKept)) {
+		if ix.ids.is(i, viewBytes(firstKept)) {
 			return before[k:]
 		}
 	}
@@ -99,7 +77,7 @@ func keptFrom[T entryNum](ix *Index, before []T, firstKept string) []T {
 // firstKept that is not written yet, appended after leaf: Entries[0] is None
 // in place of the compaction.
 func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error) {
-	path, err := ix.Path(leaf)
+	path, err := pathTo[int32](ix, leaf)
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +85,8 @@ func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error)
 }
 
 // compactedOn is selectCompacted on the path to the leaf.
-func (ix *Index) compactedOn(path []int, firstKept string) (*Selection, error) {
-	s := &Selection{Path: path, Entries: append([]int{None}, keptFrom(ix, path, firstKept)...)}
+func (ix *Index) compactedOn(path []int32, firstKept string) (*Selection, error) {
+	s := &Selection{Path: path, Entries: append([]int32{None}, keptFrom(ix, path, firstKept)...)}
 	s.firstOld = len(s.Entries)
 	return s, ix.collectEdits(s)
 }

@@ -29,7 +29,7 @@ func ParseView(name string) (View, error) {
 // Entries are decoded one at a time, so memory stays bounded by the index and
 // the largest entry.
 func (ix *Index) WriteView(w io.Writer, leaf int, view View) error {
-	sel, err := ix.selectNarrow(leaf)
+	sel, err := ix.Select(leaf)
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func checkSelection(t *testing.T, ix *jsonl.Index, leaf int) {
 	}
 	last := -1
 	for k, i := range sel.Path {
-		if ix.Type(i) == jsonl.TypeCompaction {
+		if ix.Type(int(i)) == jsonl.TypeCompaction {
 			last = k
 		}
 	}
@@ -128,7 +128,7 @@ func checkSelection(t *testing.T, ix *jsonl.Index, leaf int) {
 	}
 }
 
-func isSubsequence(sub, of []int) bool {
+func isSubsequence(sub, of []int32) bool {
 	for _, i := range sub {
 		k := slices.Index(of, i)
 		if k < 0 {
