@@ -17,8 +17,16 @@ import (
 // for any other content ok is false, and the caller unmarshals it.
 // FuzzDecodeBlocks holds it to Unmarshal.
 func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
+	if !plainText(content) {
+		return nil, false
+	}
+	return decodePlainBlocks(content)
+}
+
+// decodePlainBlocks is DecodeBlocks of content already checked by plainText.
+func decodePlainBlocks(content []byte) (blocks []Block, ok bool) {
 	i := skipSpace(content, 0)
-	if i >= len(content) || content[i] != '[' || !plainText(content) {
+	if i >= len(content) || content[i] != '[' {
 		return nil, false
 	}
 	blocks = []Block{}
