@@ -238,7 +238,7 @@ func assertMessagesShown(t *testing.T, ix *jsonl.Index, path []int, dom []byte) 
 		if err != nil || e.Type != jsonl.TypeMessage {
 			continue
 		}
-		msg, err := messageOf(e)
+		msg, _, _, err := messageOf(e)
 		if err != nil || msg.Role != jsonl.RoleUser {
 			continue
 		}

@@ -10,17 +10,19 @@ import (
 )
 
 // messageOf decodes the message of a message entry: with
-// jsonl.DecodeMessage when it takes it, else with Unmarshal.
-func messageOf(e *jsonl.Entry) (jsonl.Message, error) {
+// jsonl.DecodeMessageBlocks when it takes it, else with Unmarshal. When
+// blocksOK, blocks are its content's, decoded on the way.
+func messageOf(e *jsonl.Entry) (m jsonl.Message, blocks []jsonl.Block, blocksOK bool, err error) {
 	raw := e.Obj.Get("message")
-	if m, ok := jsonl.DecodeMessage(raw); ok {
-		return m, nil
+	m, blocks, ok, blocksOK := jsonl.DecodeMessageBlocks(raw)
+	if ok {
+		return m, blocks, blocksOK, nil
 	}
-	var m jsonl.Message
+	m = jsonl.Message{}
 	if err := jsonl.Unmarshal(raw, &m); err != nil {
-		return m, &jsonl.PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("message: %w", err)}
+		return m, nil, false, &jsonl.PosError{Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("message: %w", err)}
 	}
-	return m, nil
+	return m, nil, false, nil
 }
 
 // view lays out one item for the page. Highlighting is decided here, in page

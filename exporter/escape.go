@@ -28,10 +28,15 @@ func escapeName(b *bytes.Buffer, s string) { escapeHTML(b, termtext.Visible(s)) 
 // is escapeHTML but for the plus sign, kept.
 func escapeCode(b *bytes.Buffer, s string) { escapeWith(b, s, &codeEscapes) }
 
-// escapeWith writes s with the bytes that escapes maps replaced.
+// escapeWith writes s with the bytes that escapes maps replaced. It looks
+// each byte up in escaped first, a table small enough to stay in cache
+// (escapes is 4 KB).
 func escapeWith(b *bytes.Buffer, s string, escapes *[256]string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
+		if !escaped[s[i]] {
+			continue
+		}
 		r := escapes[s[i]]
 		if r == "" {
 			continue
@@ -53,6 +58,14 @@ var textEscapes = [256]string{
 	'<':  "&lt;",
 	'>':  "&gt;",
 }
+
+// escaped marks the bytes that textEscapes or codeEscapes replace.
+var escaped = func() (m [256]bool) {
+	for c := range 256 {
+		m[c] = textEscapes[c] != "" || codeEscapes[c] != ""
+	}
+	return m
+}()
 
 // codeEscapes is text/template's HTMLEscape, by byte.
 var codeEscapes = [256]string{

@@ -41,7 +41,12 @@ func (t *Transcript) decodeAt(k int) *decoded {
 	}
 	switch d.e.Type {
 	case jsonl.TypeMessage:
-		if d.msg, d.msgErr = messageOf(d.e); d.msgErr == nil {
+		var blocksOK bool
+		d.msg, d.blocks, blocksOK, d.msgErr = messageOf(d.e)
+		switch {
+		case blocksOK:
+			d.text = blocksText(d.blocks)
+		case d.msgErr == nil:
 			d.text, d.blocks = contentOf(d.msg.Content)
 		}
 		if d.msg.Role == jsonl.RoleAssistant {

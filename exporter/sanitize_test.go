@@ -149,7 +149,7 @@ func sessionTexts(t *testing.T, session string) []string {
 		if err != nil || e.Type != jsonl.TypeMessage {
 			continue
 		}
-		msg, err := messageOf(e)
+		msg, _, _, err := messageOf(e)
 		if err != nil {
 			continue
 		}

@@ -244,7 +244,7 @@ func (t *Transcript) notes() string {
 
 // decode reads entry i, redacted when asked.
 func (t *Transcript) decode(i int) (*jsonl.Entry, error) {
-	e, err := t.ix.Decode(i)
+	e, err := t.ix.DecodeOuter(i) // messageOf decodes the message
 	if err != nil || t.opts.Redact == nil {
 		return e, err
 	}

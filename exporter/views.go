@@ -105,13 +105,19 @@ func contentOf(raw jsonl.RawMessage) (string, []jsonl.Block) {
 	if !ok && jsonl.Unmarshal(raw, &blocks) != nil {
 		return "", nil
 	}
+	return blocksText(blocks), blocks
+}
+
+// blocksText is the text of a content array's text blocks, joined by
+// newlines.
+func blocksText(blocks []jsonl.Block) string {
 	var texts []string
 	for _, b := range blocks {
 		if b.Type == jsonl.BlockText {
 			texts = append(texts, b.Text)
 		}
 	}
-	return strings.Join(texts, "\n"), blocks
+	return strings.Join(texts, "\n")
 }
 
 var (

@@ -2,8 +2,10 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // DecodeBlocks decodes a content array into its blocks as Unmarshal would,
@@ -19,8 +21,16 @@ import (
 // never panics, but may take what Unmarshal refuses.
 // FuzzDecodeBlocks holds it to Unmarshal.
 func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
+	if !plainText(content) {
+		return nil, false
+	}
+	return decodePlainBlocks(content)
+}
+
+// decodePlainBlocks is DecodeBlocks of content already checked by plainText.
+func decodePlainBlocks(content []byte) (blocks []Block, ok bool) {
 	i := skipSpace(content, 0)
-	if i >= len(content) || content[i] != '[' || !plainText(content) {
+	if i >= len(content) || content[i] != '[' {
 		return nil, false
 	}
 	blocks = []Block{}
@@ -194,12 +204,20 @@ func setBlockField(b *Block, k int, val []byte) bool {
 }
 
 // plainString decodes a string literal with no \u escape of a surrogate
-// (where decoders differ: a lone one).
+// (where decoders differ: a lone one). Its callers have checked the literal's
+// bytes with plainText, so a literal with no backslash is its text as it is:
+// that text is returned as a string over val's bytes, not a copy (the texts
+// were a seventh of what an export allocated), and val must not change while
+// it is in use.
 func plainString(val []byte) (string, bool) {
-	if len(val) < 2 || val[0] != '"' {
+	if len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' {
 		return "", false
 	}
-	for rest := val; ; {
+	inner := val[1 : len(val)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return unsafe.String(unsafe.SliceData(inner), len(inner)), true
+	}
+	for rest := inner; ; {
 		j := bytes.Index(rest, []byte(`\u`))
 		if j < 0 {
 			break
@@ -213,12 +231,27 @@ func plainString(val []byte) (string, bool) {
 }
 
 // plainText reports whether b is valid UTF-8 with no control character (in
-// a string the decoder refuses one; between values Pi writes none).
+// particular no raw newline or tab, which decoders treat differently).
 func plainText(b []byte) bool {
-	for _, c := range b {
-		if c < ' ' {
-			return false
+	return !hasControl(b) && utf8.Valid(b)
+}
+
+// hasControl reports whether b holds a byte below 0x20. It reads eight bytes
+// at a time: (w - 0x20 in each byte) &^ w has a byte's high bit set exactly
+// when some byte of w is below 0x20 (bytes of 0x80 and up never set it).
+func hasControl(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-ones*' ')&^w&highs != 0 {
+			return true
 		}
 	}
-	return utf8.Valid(b)
+	for _, c := range b[i:] {
+		if c < ' ' {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -115,4 +116,27 @@ func FuzzDecodeBlocks(f *testing.F) {
 		}
 		checkDecodeBlocks(t, content)
 	})
+}
+
+// TestHasControl holds the eight-bytes-at-a-time scan to the byte-by-byte
+// definition: every byte value at every offset of words and tails.
+func TestHasControl(t *testing.T) {
+	for n := 0; n <= 19; n++ {
+		for at := 0; at < n; at++ {
+			for c := 0; c < 256; c++ {
+				b := bytes.Repeat([]byte{'a'}, n)
+				if at%3 == 1 {
+					b = bytes.Repeat([]byte{0xff}, n) // high bytes around it
+				}
+				b[at] = byte(c)
+				want := false
+				for _, x := range b {
+					want = want || x < ' '
+				}
+				if got := hasControl(b); got != want {
+					t.Fatalf("hasControl(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
 }

@@ -109,14 +109,24 @@ func (ix *Index) readError(n node, err error) error {
 }
 
 // Decode reads entry i by offset and returns it migrated to v3.
-func (ix *Index) Decode(i int) (*Entry, error) {
+func (ix *Index) Decode(i int) (*Entry, error) { return ix.decode(i, "message") }
+
+// DecodeOuter is Decode without parsing a message entry's message object on
+// the way (Message parses it when asked), for a caller that decodes the
+// message's bytes itself: the export's decoders walked each message twice
+// (issue 16).
+func (ix *Index) DecodeOuter(i int) (*Entry, error) { return ix.decode(i, "") }
+
+// decode reads entry i and parses the value of key sub along with it when
+// sub is set and the value is an object.
+func (ix *Index) decode(i int, sub string) (*Entry, error) {
 	n := ix.nodes[i]
 	raw, err := ix.rawLine(i)
 	if err != nil {
 		return nil, err
 	}
 	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Type: n.typ, ID: ix.ID(i), Parent: ix.Parent(i)}
-	obj, end, err := parseObject(raw, skipSpace(raw, 0), "message", &e.msg)
+	obj, end, err := parseObject(raw, skipSpace(raw, 0), sub, &e.msg)
 	if err == nil {
 		err = expectEnd(raw, end)
 	}

@@ -22,6 +22,18 @@ func DecodeMessage(raw []byte) (m Message, ok bool) {
 	return m, true
 }
 
+// DecodeMessageBlocks is DecodeMessage, then DecodeBlocks of the message's
+// content, with the bytes checked once for both (the export checked each
+// content twice, issue 16). blocksOK is false when the message's decoding is
+// not plain, its content is not an array, or the array's decoding is not
+// plain; the blocks share raw's bytes as DecodeMessage's fields do.
+func DecodeMessageBlocks(raw []byte) (m Message, blocks []Block, ok, blocksOK bool) {
+	if m, ok = DecodeMessage(raw); ok {
+		blocks, blocksOK = decodePlainBlocks(m.Content)
+	}
+	return m, blocks, ok, blocksOK
+}
+
 // messageKeys are Message's JSON keys, in field order.
 var messageKeys = [...]string{"role", "content", "timestamp", "sections", "toolsAdded", "toolsRemoved",
 	"api", "provider", "model", "usage", "stopReason", "errorMessage", "thinkingLevel", "responseModel",

@@ -27,7 +27,19 @@ func checkDecodeMessage(t *testing.T, raw []byte) bool {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("DecodeMessage(%q) =\n%#v\nUnmarshal gives\n%#v", raw, got, want)
 	}
+	checkDecodeMessageBlocks(t, raw, got)
 	return true
+}
+
+// checkDecodeMessageBlocks holds DecodeMessageBlocks to DecodeMessage (m,
+// which took raw) and then DecodeBlocks of its content.
+func checkDecodeMessageBlocks(t *testing.T, raw []byte, m Message) {
+	t.Helper()
+	got, blocks, ok, blocksOK := DecodeMessageBlocks(raw)
+	want, wantOK := DecodeBlocks(m.Content)
+	if !ok || !reflect.DeepEqual(got, m) || blocksOK != wantOK || !reflect.DeepEqual(blocks, want) {
+		t.Fatalf("DecodeMessageBlocks(%q) = %v, %#v, %v; DecodeBlocks of its content gives %#v, %v", raw, ok, blocks, blocksOK, want, wantOK)
+	}
 }
 
 // TestDecodeMessageAgreesOnCorpus decodes every message of the corpus both
