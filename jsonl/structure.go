@@ -248,15 +248,17 @@ func (ix *Index) kids() (*kidList, []int32) {
 			k.start[p+1]++
 		}
 	}
+	// start[p+1] becomes where p's children begin and, as they are filled
+	// in, where they end: where p+1's begin. No second array of cursors.
+	var sum int32
 	for i := 1; i < len(k.start); i++ {
-		k.start[i] += k.start[i-1]
+		sum, k.start[i] = sum+k.start[i], sum
 	}
-	k.list = make([]int32, k.start[len(k.start)-1])
-	fill := append([]int32(nil), k.start[:len(ix.parents)]...)
+	k.list = make([]int32, sum)
 	for i, p := range ix.parents {
 		if p >= 0 {
-			k.list[fill[p]] = int32(i)
-			fill[p]++
+			k.list[k.start[p+1]] = int32(i)
+			k.start[p+1]++
 		}
 	}
 	return k, roots

@@ -1,5 +1,10 @@
 package jsonl
 
+import (
+	"io"
+	"math"
+)
+
 // The accessors validation needs of an index it feeds (repair's model keeps
 // per object only what the index does not hold).
 
@@ -18,4 +23,39 @@ func (ix *Index) MessageRole(i int) Role { return ix.nodes[i].role }
 // is live, and at millions of entries that copy is the peak.
 func (b *IndexBuilder) ReserveFor(read, size int64) {
 	b.ix.reserve(estimateEntries(len(b.ix.nodes), read, size))
+}
+
+// ReaderAtReserveAfter is how much of its input IndexReaderAtSized reads
+// before it makes room for the whole input.
+const ReaderAtReserveAfter = 4 << 20
+
+// IndexReaderAtSized is IndexReaderAt (the same lines, the same index) for
+// input of about size bytes (0: unknown): after its first
+// ReaderAtReserveAfter bytes it makes room for the entries of the whole
+// input, as BuildIndex does after its first chunk, instead of growing its
+// arrays by appending, whose copies and spare capacity are validate's peak
+// at millions of entries (issue 16).
+func IndexReaderAtSized(name string, ra io.ReaderAt, size int64) (*Index, error) {
+	ix := newIndex(name, ra)
+	sc := NewScanner(io.NewSectionReader(ra, 0, math.MaxInt64), name)
+	var skimmer lineSkimmer
+	if sc.mapped != nil {
+		skimmer.data = sc.mapped.data
+	}
+	reserved := size <= 0
+	for sc.Scan() {
+		l := sc.Line()
+		if !reserved && l.Offset >= ReaderAtReserveAfter {
+			ix.reserve(estimateEntries(len(ix.nodes), l.Offset, size))
+			reserved = true
+		}
+		var s skim
+		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
+		ix.take(&f)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	ix.link()
+	return ix, nil
 }

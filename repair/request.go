@@ -27,11 +27,12 @@ var requestCodes = map[jsonl.RequestProblemKind]string{
 
 // requestIndex indexes the input as Pi loads it; nil when it cannot be read
 // again (a stream) or Pi would not load it, whose damage other findings tell.
-func requestIndex(ra io.ReaderAt, name string) *jsonl.Index {
+// size is the input's size if known (0: not), for which the index makes room.
+func requestIndex(ra io.ReaderAt, name string, size int64) *jsonl.Index {
 	if ra == nil {
 		return nil
 	}
-	ix, err := jsonl.IndexReaderAt(name, ra)
+	ix, err := jsonl.IndexReaderAtSized(name, ra, size)
 	if err != nil {
 		return nil
 	}

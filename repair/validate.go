@@ -100,7 +100,7 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 		// garbage marked during each cycle (c400k: 156 MB peak, 103 with it).
 		runtime.GC()
 	}
-	rix := requestIndex(ra, name)
+	rix := requestIndex(ra, name, size)
 	requests := requestProblems(rix)
 	reportRequests(rix, requests, fs)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
