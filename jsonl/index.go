@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"io"
-	"math"
 	"sync"
 )
 
@@ -126,13 +125,24 @@ func IndexFile(name string, stdin io.Reader) (*Index, func() error, error) {
 	return ix, src.Close, nil
 }
 
-func (ix *Index) scan(sc *Scanner) error {
+// scan indexes the lines sc yields, growing its arrays as it goes.
+func (ix *Index) scan(sc *Scanner) error { return ix.scanSized(sc, 0) }
+
+// scanSized is scan for input of about size bytes (0: unknown): after its
+// first ReaderAtReserveAfter bytes it makes room for the entries of the
+// whole input instead of growing its arrays by appending.
+func (ix *Index) scanSized(sc *Scanner, size int64) error {
 	var skimmer lineSkimmer
 	if sc.mapped != nil {
 		skimmer.data = sc.mapped.data
 	}
+	reserved := size <= 0
 	for sc.Scan() {
 		l := sc.Line()
+		if !reserved && l.Offset >= ReaderAtReserveAfter {
+			ix.reserve(estimateEntries(len(ix.nodes), l.Offset, size))
+			reserved = true
+		}
 		var s skim
 		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
 		ix.take(&f)
@@ -413,10 +423,5 @@ func textBytes(raw []byte) ([]byte, bool) {
 // from the start to its end, as BuildIndex indexes a source: the file as Pi
 // loads it, whose entries can be decoded.
 func IndexReaderAt(name string, ra io.ReaderAt) (*Index, error) {
-	ix := newIndex(name, ra)
-	if err := ix.scan(NewScanner(io.NewSectionReader(ra, 0, math.MaxInt64), name)); err != nil {
-		return nil, err
-	}
-	ix.link()
-	return ix, nil
+	return IndexReaderAtSized(name, ra, 0)
 }

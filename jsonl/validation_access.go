@@ -37,23 +37,7 @@ const ReaderAtReserveAfter = 4 << 20
 // at millions of entries (issue 16).
 func IndexReaderAtSized(name string, ra io.ReaderAt, size int64) (*Index, error) {
 	ix := newIndex(name, ra)
-	sc := NewScanner(io.NewSectionReader(ra, 0, math.MaxInt64), name)
-	var skimmer lineSkimmer
-	if sc.mapped != nil {
-		skimmer.data = sc.mapped.data
-	}
-	reserved := size <= 0
-	for sc.Scan() {
-		l := sc.Line()
-		if !reserved && l.Offset >= ReaderAtReserveAfter {
-			ix.reserve(estimateEntries(len(ix.nodes), l.Offset, size))
-			reserved = true
-		}
-		var s skim
-		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
-		ix.take(&f)
-	}
-	if err := sc.Err(); err != nil {
+	if err := ix.scanSized(NewScanner(io.NewSectionReader(ra, 0, math.MaxInt64), name), size); err != nil {
 		return nil, err
 	}
 	ix.link()
