@@ -1,16 +1,11 @@
 package jsonl
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/pitool/pitool/internal/testref"
 )
 
 // checkDecodeBlocks asserts that DecodeBlocks, when it takes content, gives
@@ -35,36 +30,19 @@ func checkDecodeBlocks(t *testing.T, content []byte) bool {
 // of the corpus both ways, and checks which contents DecodeBlocks leaves to
 // Unmarshal.
 func TestDecodeBlocksAgreesOnCorpus(t *testing.T) {
-	files, _ := filepath.Glob(testref.Corpus("*/*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no corpus sessions")
-	}
 	taken, arrays := 0, 0
-	for _, f := range files {
-		fh, err := os.Open(f)
+	forCorpusMessages(t, func(m RawMessage) {
+		msg, err := ParseObject(m)
 		if err != nil {
-			t.Fatal(err)
+			return
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			o, err := ParseObject(sc.Bytes())
-			if err != nil {
-				continue
-			}
-			msg, err := ParseObject(o.Get("message"))
-			if err != nil {
-				continue
-			}
-			if c := msg.Get("content"); len(c) > 0 && c[0] == '[' {
-				arrays++
-				if checkDecodeBlocks(t, c) {
-					taken++
-				}
+		if c := msg.Get("content"); len(c) > 0 && c[0] == '[' {
+			arrays++
+			if checkDecodeBlocks(t, c) {
+				taken++
 			}
 		}
-		fh.Close()
-	}
+	})
 	t.Logf("DecodeBlocks took %d of the corpus's %d content arrays", taken, arrays)
 	if taken < arrays/2 {
 		t.Errorf("DecodeBlocks took only %d of %d content arrays", taken, arrays)

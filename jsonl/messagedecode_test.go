@@ -45,32 +45,13 @@ func checkDecodeMessageBlocks(t *testing.T, raw []byte, m Message) {
 // TestDecodeMessageAgreesOnCorpus decodes every message of the corpus both
 // ways, and checks which messages DecodeMessage leaves to Unmarshal.
 func TestDecodeMessageAgreesOnCorpus(t *testing.T) {
-	files, _ := filepath.Glob(testref.Corpus("*/*.jsonl"))
-	if len(files) == 0 {
-		t.Fatal("no corpus sessions")
-	}
 	taken, messages := 0, 0
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
+	forCorpusMessages(t, func(m RawMessage) {
+		messages++
+		if checkDecodeMessage(t, m) {
+			taken++
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			o, err := ParseObject(sc.Bytes())
-			if err != nil {
-				continue
-			}
-			if m := o.Get("message"); len(m) > 0 && m[0] == '{' {
-				messages++
-				if checkDecodeMessage(t, m) {
-					taken++
-				}
-			}
-		}
-		fh.Close()
-	}
+	})
 	t.Logf("DecodeMessage took %d of the corpus's %d messages", taken, messages)
 	if taken < messages/2 {
 		t.Errorf("DecodeMessage took only %d of %d messages", taken, messages)
@@ -119,4 +100,30 @@ func FuzzDecodeMessage(f *testing.F) {
 		}
 		checkDecodeMessage(t, raw)
 	})
+}
+
+// forCorpusMessages calls each with the message object of every line of the
+// corpus that holds one.
+func forCorpusMessages(t *testing.T, each func(message RawMessage)) {
+	t.Helper()
+	files, _ := filepath.Glob(testref.Corpus("*/*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no corpus sessions")
+	}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			if o, err := ParseObject(sc.Bytes()); err == nil {
+				if m := o.Get("message"); len(m) > 0 && m[0] == '{' {
+					each(m)
+				}
+			}
+		}
+		fh.Close()
+	}
 }

@@ -11,7 +11,8 @@ import (
 // entry of a long chain that was never compacted, between 100,000 and
 // 400,000 entries, where the fixed buffers that dominate the small shapes
 // of TestHostileShapesBounded no longer weigh: the index, the path as entry
-// numbers (8 bytes) and the plan's packed facts (4 bytes), measured as TestHostileShapesBounded does (measureEnv).
+// numbers (4 bytes) and the plan's packed facts (4 bytes), measured as
+// TestHostileShapesBounded does (measureEnv).
 // bench/README.md ("compact --plan over the index") has the figures.
 const planBytesPerEntry = 120
 
