@@ -115,6 +115,13 @@ func (m *markdown) render(b *bytes.Buffer, text string) {
 		writePlainPre(b, text)
 		return
 	}
+	if !writePlainMarkdown(b, text) {
+		m.convert(b, text)
+	}
+}
+
+// convert writes text to b as sanitized HTML through goldmark.
+func (m *markdown) convert(b *bytes.Buffer, text string) {
 	m.buf.Reset()
 	m.out.Reset(&m.buf)
 	m.src = append(m.src[:0], text...)

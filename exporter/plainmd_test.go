@@ -1,0 +1,88 @@
+package exporter
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/pitool/pitool/bench/gen"
+)
+
+// plainCases are texts at the edges of what writePlainMarkdown takes: line
+// breaks and blank lines, quotes, digits at a line start, the bytes and
+// words it declines at a line start and within a line.
+var plainCases = []string{
+	"", "\n", "\n\n\n", "a", "a\n", "\na", "a\nb", "a\n\nb", "a\n\n\n\nb\nc\n\n",
+	`He said "hi" and it's fine: 100% (or so); x = y + z / 2 - 1, {ok} ^ $ # ?`,
+	"2024 was a year\n10 items\n1. one\n2) two\n3 . three\n12345678901.x",
+	"heading\n===\nand\n---\nmore",
+	"# h\n> q\n- l\n+ l\n* l\n= e\n| t\n<d\n`c\n~f\n_u\n    code\n\tcode\n ok",
+	"trailing space \nnext", "trailing two  \nnext", "inner  two spaces and   three",
+	"a*b a_b a~b a`b a[b a]b a!b a<b a>b a&b a\\b a|b a@b",
+	"see http://x.y and HTTPS://a.b and ftp:/c and www.example.com WWW.x.y",
+	"see http and https and ftp: and www and w.w.w. and e.g. ends.",
+	"mail me at a@b.co", "\x00nul", "cr\r\nlf", "del\x7f", "tab\there",
+	"emoji 👩‍💻 and CJK 会话 and RTL \u202e text\nÉcole\n\u00a0nbsp start",
+	"\xff invalid \xe2\x82", "ünïcödé\n\n１. fullwidth digit",
+	"a | b\n--|--\n1 | 2",
+}
+
+// checkPlainMarkdown renders text with writePlainMarkdown and, when it
+// takes the text, checks its HTML against goldmark and the sanitizer's. It
+// reports whether the fast path took the text.
+func checkPlainMarkdown(t *testing.T, m *markdown, text string) bool {
+	t.Helper()
+	var fast, slow bytes.Buffer
+	fast.WriteString("prefix")
+	if !writePlainMarkdown(&fast, text) {
+		if fast.String() != "prefix" {
+			t.Errorf("the fast path declined %q but wrote %q", text, fast.String())
+		}
+		return false
+	}
+	m.convert(&slow, text)
+	if got := fast.String()[len("prefix"):]; got != slow.String() {
+		t.Errorf("markdown %q\nfast path: %q\ngoldmark:  %q", text, got, slow.String())
+	}
+	return true
+}
+
+// TestPlainMarkdown checks the fast path against goldmark and the sanitizer
+// on the edge cases and on every text of the corpus sessions and of a
+// generated one, and logs how many texts it takes.
+func TestPlainMarkdown(t *testing.T) {
+	m := newMarkdown()
+	took := 0
+	for _, text := range plainCases {
+		if checkPlainMarkdown(t, m, text) {
+			took++
+		}
+	}
+	if took < 10 {
+		t.Errorf("the fast path took only %d of the %d edge cases", took, len(plainCases))
+	}
+	sessions, _ := filepath.Glob(filepath.Join(corpus, "*", "*.jsonl"))
+	sessions = append(sessions, generatedSession(t, gen.Options{Seed: 3, TargetBytes: 2 << 20, Unicode: true}))
+	for _, s := range sessions {
+		texts := sessionTexts(t, s)
+		took := 0
+		for _, text := range texts {
+			if checkPlainMarkdown(t, m, text) {
+				took++
+			}
+		}
+		t.Logf("%s: the fast path took %d of %d texts", filepath.Base(s), took, len(texts))
+	}
+}
+
+// FuzzPlainMarkdown holds the fast path to goldmark and the sanitizer on
+// any text.
+func FuzzPlainMarkdown(f *testing.F) {
+	for _, s := range append(plainCases, sanitizeCases...) {
+		f.Add(s)
+	}
+	m := newMarkdown()
+	f.Fuzz(func(t *testing.T, text string) {
+		checkPlainMarkdown(t, m, text)
+	})
+}
