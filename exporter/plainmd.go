@@ -6,22 +6,26 @@ import (
 	"unicode/utf8"
 )
 
-// Goldmark was a quarter of an export's CPU time, most of it parsing texts
-// that hold no markdown at all: prose whose only structure is its line
-// breaks. For those, writePlainMarkdown writes what goldmark (with hard
-// wraps) and the sanitizer write, in one pass: each run of non-empty lines
-// a <p>, its lines joined by <br> and a newline, " and ' as the sanitizer
-// writes them. It declines, writing nothing, any text with a byte or a line
-// start that could mean markdown to goldmark's CommonMark and GFM parsers
-// (emphasis, code, links, autolinks and linkify, references, escapes, raw
-// HTML, tables, block starts, indentation, trailing spaces), a control
-// byte or invalid UTF-8; goldmark renders those. TestPlainMarkdown and
-// FuzzPlainMarkdown hold it to goldmark and the sanitizer, byte for byte.
+// Goldmark was a quarter of an export's CPU time, much of it parsing texts
+// whose only markdown is their line breaks, a fenced code block or a
+// **strong** word. For those, writePlainMarkdown writes what goldmark (with
+// hard wraps and codeBlockRenderer) and the sanitizer write, in one pass:
+// each run of non-empty lines a <p>, its lines joined by <br> and a newline,
+// " and ' as the sanitizer writes them, **x** as <strong>x</strong>, and a
+// fenced block that is not highlighted as writePlainCode writes it. It
+// declines, writing nothing, any text with a byte or a line start that could
+// mean anything else to goldmark's CommonMark and GFM parsers (emphasis
+// other than a plain **x**, code spans, links, autolinks and linkify,
+// references, escapes, raw HTML, tables, other block starts, indentation,
+// trailing spaces), a control byte or invalid UTF-8; goldmark renders those.
+// TestPlainMarkdown and FuzzPlainMarkdown hold it to goldmark and the
+// sanitizer, byte for byte.
 
 // plainInLine marks the ASCII bytes a line of a plain text may hold after
 // its first byte. Left out: control bytes, and every byte goldmark's inline
 // parsers or its GFM extensions act on: * _ ~ ` [ ] ! < > & \ | @ (and :
-// and ., which plainLine checks for linkify's protocols and www.).
+// and ., which writePlainLine checks for linkify's protocols and www.; *
+// only in plain **strong** spans).
 var plainInLine = func() (m [128]bool) {
 	for c := ' '; c < 0x7f; c++ {
 		m[c] = !strings.ContainsRune("*_~`[]!<>&\\|@", c)
@@ -31,28 +35,41 @@ var plainInLine = func() (m [128]bool) {
 
 // writePlainMarkdown writes text's HTML to b and reports true when text is
 // plain (see above); otherwise it writes nothing and reports false.
-func writePlainMarkdown(b *bytes.Buffer, text string) bool {
+// highlight is the markdown's: a fence with a language may then be
+// highlighted, which the fast path leaves to goldmark.
+func writePlainMarkdown(b *bytes.Buffer, text string, highlight bool) bool {
 	start, open := b.Len(), false
 	for len(text) > 0 {
 		line, rest, _ := strings.Cut(text, "\n")
-		text = rest
+		ok := true
 		switch {
+		case strings.HasPrefix(line, "```"):
+			if open {
+				b.WriteString("</p>\n")
+				open = false
+			}
+			rest, ok = writeFence(b, line, rest, highlight)
 		case line == "":
 			if open {
 				b.WriteString("</p>\n")
 				open = false
 			}
-			continue
-		case !plainLine(line):
+		case !plainStart(line) || line[len(line)-1] == ' ':
+			ok = false
+		default:
+			if open {
+				b.WriteString("<br>\n")
+			} else {
+				b.WriteString("<p>")
+				open = true
+			}
+			ok = writePlainLine(b, line)
+		}
+		if !ok {
 			b.Truncate(start)
 			return false
-		case open:
-			b.WriteString("<br>\n")
-		default:
-			b.WriteString("<p>")
-			open = true
 		}
-		writeQuotesEscaped(b, line)
+		text = rest
 	}
 	if open {
 		b.WriteString("</p>\n")
@@ -60,21 +77,32 @@ func writePlainMarkdown(b *bytes.Buffer, text string) bool {
 	return true
 }
 
-// plainLine reports whether line can start no block and holds no inline
-// markdown: it starts with a letter, a digit run not followed by . or ) (an
-// ordered list's marker) or a non-ASCII byte, does not end with a space,
-// holds only plainInLine bytes and valid UTF-8, and names no URL scheme
-// linkify links (http:, https:, ftp:) and no www. domain.
-func plainLine(line string) bool {
-	if !plainStart(line) || line[len(line)-1] == ' ' {
-		return false
-	}
-	ascii := true
+// writePlainLine writes a line that starts no block, reporting false when
+// it holds anything but plainInLine bytes, valid UTF-8 and plain **strong**
+// spans, or names a URL scheme linkify links (http:, https:, ftp:) or a www.
+// domain.
+func writePlainLine(b *bytes.Buffer, line string) bool {
+	ascii, last, closing := true, 0, -1
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
 		case c >= utf8.RuneSelf:
 			ascii = false
+		case c == '*' && i == closing:
+			writeQuotesEscaped(b, line[last:i])
+			b.WriteString("</strong>")
+			i++
+			last, closing = i+1, -1
+		case c == '*' && closing < 0:
+			n := strongAt(line, i)
+			if n == 0 {
+				return false
+			}
+			writeQuotesEscaped(b, line[last:i])
+			b.WriteString("<strong>")
+			closing = i + n - 2
+			i++
+			last = i + 1
 		case !plainInLine[c]:
 			return false
 		case c == ':' && (lowerSuffix(line[:i], "http") || lowerSuffix(line[:i], "https") || lowerSuffix(line[:i], "ftp")):
@@ -83,11 +111,96 @@ func plainLine(line string) bool {
 			return false
 		}
 	}
+	writeQuotesEscaped(b, line[last:])
 	return ascii || utf8.ValidString(line)
 }
 
-// plainStart reports whether line's first byte starts no block (see
-// plainLine).
+// strongAt returns the length of the plain **x** span at line[i:], 0 when
+// there is none: x of no *, starting and ending with an ASCII letter or
+// digit, the span at the line's start or after a space, and at its end or
+// before a space or one of .,:;?). (writePlainLine checks x's other bytes.)
+func strongAt(line string, i int) int {
+	if !strings.HasPrefix(line[i:], "**") || (i > 0 && line[i-1] != ' ') {
+		return 0
+	}
+	end := strings.Index(line[i+2:], "**")
+	if end < 1 {
+		return 0
+	}
+	x := line[i+2 : i+2+end]
+	if !isAlnum(x[0]) || !isAlnum(x[len(x)-1]) {
+		return 0
+	}
+	n := end + 4
+	if after := i + n; after < len(line) && !strings.ContainsRune(" .,:;?)", rune(line[after])) {
+		return 0
+	}
+	return n
+}
+
+// writeFence writes the fenced code block that opens with line and ends at
+// a closing fence in rest, as codeBlockRenderer writes it unhighlighted, and
+// returns what follows the block. ok is false for a fence the fast path does
+// not take: an info string other than a plain language name (or a language
+// when highlight is on), a line in the block that could be read as a closing
+// fence but is not exactly one, a control byte other than a tab, invalid
+// UTF-8, or no closing fence.
+func writeFence(b *bytes.Buffer, line, rest string, highlight bool) (after string, ok bool) {
+	ticks := len(line) - len(strings.TrimLeft(line, "`"))
+	info := line[ticks:]
+	if !plainInfo(info) || (highlight && info != "") {
+		return "", false
+	}
+	start := rest
+	for len(rest) > 0 {
+		l, next, _ := strings.Cut(rest, "\n")
+		if t := strings.TrimLeft(l, " \t"); strings.HasPrefix(t, "`") || strings.HasPrefix(t, "~") {
+			if len(t) != len(l) || strings.Trim(l, "`") != "" || len(l) < ticks {
+				return "", false
+			}
+			code := start[:len(start)-len(rest)]
+			b.WriteString(`<pre class="chroma"><code>`)
+			escapeCode(b, code)
+			b.WriteString(`</code></pre>`)
+			return next, true
+		}
+		if !plainCodeLine(l) {
+			return "", false
+		}
+		rest = next
+	}
+	return "", false
+}
+
+// plainInfo reports whether a fence's info string is empty or one plain
+// language name.
+func plainInfo(info string) bool {
+	for i := 0; i < len(info); i++ {
+		if c := info[i]; !isAlnum(c) && c != '+' && c != '-' && c != '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainCodeLine reports whether a line inside a fence holds no control
+// byte but tabs, and is valid UTF-8.
+func plainCodeLine(l string) bool {
+	ascii := true
+	for i := 0; i < len(l); i++ {
+		switch c := l[i]; {
+		case c >= utf8.RuneSelf:
+			ascii = false
+		case c < ' ' && c != '\t', c == 0x7f:
+			return false
+		}
+	}
+	return ascii || utf8.ValidString(l)
+}
+
+// plainStart reports whether line's first byte starts no block: a letter,
+// a digit run not followed by . or ) (an ordered list's marker) or a
+// non-ASCII byte.
 func plainStart(line string) bool {
 	c := line[0]
 	switch {

@@ -25,16 +25,25 @@ var plainCases = []string{
 	"emoji 👩‍💻 and CJK 会话 and RTL \u202e text\nÉcole\n\u00a0nbsp start",
 	"\xff invalid \xe2\x82", "ünïcödé\n\n１. fullwidth digit",
 	"a | b\n--|--\n1 | 2",
+	"Let me look at **pkg/cache/lru.go**:\n\n```go\nfunc f() { return \"x\" + 'y' } // <b>&amp;\n\tindented\n```",
+	"a **b** c **d**. **e**, **f**: **g**? (**h**) **i**; **j**\n**k** starts\nx**y** **z**w **a b** **a*b** ** a** **a **",
+	"**www.x** **http://x** **a@b** **x.www.y** **a_b** **`c`**",
+	"```\nno info\n```\nafter\n```\n\n```\nempty before\n```\n",
+	"text\n```js\ninterrupts\n```\nmore\n\n````\n```\nlonger fence\n````",
+	"```\nunclosed", "```go\n  ```\n```", "```go\n```go\n```", "```go\n~~~\n```", "``` go\nx\n```",
+	"```go\nnul \x00\n```", "```go\ncr\r\n```", "```go\n\xff\n```", "```go\n会话 ✅\n```",
+	"```c++\nx\n```", "```c#\nx\n```", "```a`b\nx\n```", "```\n```", "```\n````",
 }
 
 // checkPlainMarkdown renders text with writePlainMarkdown and, when it
 // takes the text, checks its HTML against goldmark and the sanitizer's. It
 // reports whether the fast path took the text.
-func checkPlainMarkdown(t *testing.T, m *markdown, text string) bool {
+func checkPlainMarkdown(t *testing.T, m *markdown, text string, highlight bool) bool {
 	t.Helper()
+	m.highlight = highlight
 	var fast, slow bytes.Buffer
 	fast.WriteString("prefix")
-	if !writePlainMarkdown(&fast, text) {
+	if !writePlainMarkdown(&fast, text, m.highlight) {
 		if fast.String() != "prefix" {
 			t.Errorf("the fast path declined %q but wrote %q", text, fast.String())
 		}
@@ -54,12 +63,14 @@ func TestPlainMarkdown(t *testing.T) {
 	m := newMarkdown()
 	took := 0
 	for _, text := range plainCases {
-		if checkPlainMarkdown(t, m, text) {
-			took++
+		for _, hl := range []bool{false, true} {
+			if checkPlainMarkdown(t, m, text, hl) {
+				took++
+			}
 		}
 	}
-	if took < 10 {
-		t.Errorf("the fast path took only %d of the %d edge cases", took, len(plainCases))
+	if took < 30 {
+		t.Errorf("the fast path took only %d of the %d edge cases", took, 2*len(plainCases))
 	}
 	sessions, _ := filepath.Glob(filepath.Join(corpus, "*", "*.jsonl"))
 	sessions = append(sessions, generatedSession(t, gen.Options{Seed: 3, TargetBytes: 2 << 20, Unicode: true}))
@@ -67,7 +78,7 @@ func TestPlainMarkdown(t *testing.T) {
 		texts := sessionTexts(t, s)
 		took := 0
 		for _, text := range texts {
-			if checkPlainMarkdown(t, m, text) {
+			if checkPlainMarkdown(t, m, text, false) {
 				took++
 			}
 		}
@@ -79,10 +90,11 @@ func TestPlainMarkdown(t *testing.T) {
 // any text.
 func FuzzPlainMarkdown(f *testing.F) {
 	for _, s := range append(plainCases, sanitizeCases...) {
-		f.Add(s)
+		f.Add(s, false)
+		f.Add(s, true)
 	}
 	m := newMarkdown()
-	f.Fuzz(func(t *testing.T, text string) {
-		checkPlainMarkdown(t, m, text)
+	f.Fuzz(func(t *testing.T, text string, highlight bool) {
+		checkPlainMarkdown(t, m, text, highlight)
 	})
 }

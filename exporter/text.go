@@ -115,7 +115,7 @@ func (m *markdown) render(b *bytes.Buffer, text string) {
 		writePlainPre(b, text)
 		return
 	}
-	if !writePlainMarkdown(b, text) {
+	if !writePlainMarkdown(b, text, m.highlight) {
 		m.convert(b, text)
 	}
 }
