@@ -7,12 +7,13 @@ import (
 )
 
 // Goldmark was a quarter of an export's CPU time, much of it parsing texts
-// whose only markdown is their line breaks, a fenced code block or a
-// **strong** word. For those, writePlainMarkdown writes what goldmark (with
+// whose only markdown is their line breaks, a fenced code block, a bullet
+// list or a **strong** word. For those, writePlainMarkdown writes what goldmark (with
 // hard wraps and codeBlockRenderer) and the sanitizer write, in one pass:
 // each run of non-empty lines a <p>, its lines joined by <br> and a newline,
-// " and ' as the sanitizer writes them, **x** as <strong>x</strong>, and a
-// fenced block that is not highlighted as writePlainCode writes it. It
+// " and ' as the sanitizer writes them, **x** as <strong>x</strong>, a tight
+// list of "- " lines as <ul>, and a fenced block that is not highlighted as
+// writePlainCode writes it. It
 // declines, writing nothing, any text with a byte or a line start that could
 // mean anything else to goldmark's CommonMark and GFM parsers (emphasis
 // other than a plain **x**, code spans, links, autolinks and linkify,
@@ -49,6 +50,8 @@ func writePlainMarkdown(b *bytes.Buffer, text string, highlight bool) bool {
 				open = false
 			}
 			rest, ok = writeFence(b, line, rest, highlight)
+		case strings.HasPrefix(line, "- ") && !open:
+			rest, ok = writeList(b, line, rest)
 		case line == "":
 			if open {
 				b.WriteString("</p>\n")
@@ -136,6 +139,34 @@ func strongAt(line string, i int) int {
 		return 0
 	}
 	return n
+}
+
+// writeList writes the tight bullet list that starts with line, its items
+// "- " and a plain line each, and returns what follows it. ok is false for
+// a list the fast path does not take: an item that is not plain, a list
+// followed by a line that is neither blank nor the end, or by a blank line
+// and another item (the list would go on, loose).
+func writeList(b *bytes.Buffer, line, rest string) (after string, ok bool) {
+	b.WriteString("<ul>\n")
+	for {
+		item := line[2:]
+		if item == "" || !plainStart(item) || item[len(item)-1] == ' ' {
+			return "", false
+		}
+		b.WriteString("<li>")
+		if !writePlainLine(b, item) {
+			return "", false
+		}
+		b.WriteString("</li>\n")
+		if line, rest, _ = strings.Cut(rest, "\n"); !strings.HasPrefix(line, "- ") {
+			break
+		}
+	}
+	if line != "" || strings.HasPrefix(strings.TrimLeft(rest, "\n"), "-") {
+		return "", false
+	}
+	b.WriteString("</ul>\n")
+	return rest, true
 }
 
 // writeFence writes the fenced code block that opens with line and ends at

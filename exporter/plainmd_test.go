@@ -32,6 +32,9 @@ var plainCases = []string{
 	"text\n```js\ninterrupts\n```\nmore\n\n````\n```\nlonger fence\n````",
 	"```\nunclosed", "```go\n  ```\n```", "```go\n```go\n```", "```go\n~~~\n```", "``` go\nx\n```",
 	"```go\nnul \x00\n```", "```go\ncr\r\n```", "```go\n\xff\n```", "```go\n会话 ✅\n```",
+	"- a\n- b **c**\n\nafter", "- a\n- b", "- a\n- b\n", "text\n- a\n\nx", "- a\ncontinued", "- a\n\n- b", "- a\n\n\n- b",
+	"- a\n\n-b", "- a\n\n--- x", "-  a", "- ", "-\n- a", "- # h", "- [ ] t", "- a \n- b", "- a\n  b", "- 1. x", "- a\n* b",
+	"p\n\n- a\n- b\n\n```\ncode\n```\n- c\n\nq", "- a\n```\nx\n```",
 	"```c++\nx\n```", "```c#\nx\n```", "```a`b\nx\n```", "```\n```", "```\n````",
 }
 
