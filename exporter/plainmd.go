@@ -8,12 +8,12 @@ import (
 
 // Goldmark was a quarter of an export's CPU time, much of it parsing texts
 // whose only markdown is their line breaks, a fenced code block, a bullet
-// list or a **strong** word. For those, writePlainMarkdown writes what goldmark (with
+// list, a simple table or a **strong** word. For those, writePlainMarkdown writes what goldmark (with
 // hard wraps and codeBlockRenderer) and the sanitizer write, in one pass:
 // each run of non-empty lines a <p>, its lines joined by <br> and a newline,
 // " and ' as the sanitizer writes them, **x** as <strong>x</strong>, a tight
-// list of "- " lines as <ul>, and a fenced block that is not highlighted as
-// writePlainCode writes it. It
+// list of "- " lines as <ul>, a table of plain cells as goldmark writes it,
+// and a fenced block that is not highlighted as writePlainCode writes it. It
 // declines, writing nothing, any text with a byte or a line start that could
 // mean anything else to goldmark's CommonMark and GFM parsers (emphasis
 // other than a plain **x**, code spans, links, autolinks and linkify,
@@ -52,6 +52,8 @@ func writePlainMarkdown(b *bytes.Buffer, text string, highlight bool) bool {
 			rest, ok = writeFence(b, line, rest, highlight)
 		case strings.HasPrefix(line, "- ") && !open:
 			rest, ok = writeList(b, line, rest)
+		case strings.HasPrefix(line, "|") && !open:
+			rest, ok = writeTable(b, line, rest)
 		case line == "":
 			if open {
 				b.WriteString("</p>\n")
@@ -167,6 +169,81 @@ func writeList(b *bytes.Buffer, line, rest string) (after string, ok bool) {
 	}
 	b.WriteString("</ul>\n")
 	return rest, true
+}
+
+// writeTable writes the GFM table whose header row is line, and returns
+// what follows it. The fast path takes only rows written | a | b |, each
+// with as many cells as the header, of plain text (or none); a delimiter row
+// of dashes alone (no alignment); and the table ended by a blank line or the
+// text's end. ok is false for anything else.
+func writeTable(b *bytes.Buffer, line, rest string) (after string, ok bool) {
+	head, ok := tableCells(line)
+	delim, next, _ := strings.Cut(rest, "\n")
+	dashes, dok := tableCells(delim)
+	if !ok || !dok || len(dashes) != len(head) {
+		return "", false
+	}
+	for _, d := range dashes {
+		if d == "" || strings.Trim(d, "-") != "" {
+			return "", false
+		}
+	}
+	b.WriteString("<table>\n<thead>\n")
+	if !writeRow(b, head, "th") {
+		return "", false
+	}
+	b.WriteString("</thead>\n")
+	body := false
+	for rest = next; rest != ""; {
+		line, next, _ = strings.Cut(rest, "\n")
+		if line == "" {
+			break
+		}
+		cells, ok := tableCells(line)
+		if !ok || len(cells) != len(head) {
+			return "", false
+		}
+		if !body {
+			b.WriteString("<tbody>\n")
+			body = true
+		}
+		if !writeRow(b, cells, "td") {
+			return "", false
+		}
+		rest = next
+	}
+	if body {
+		b.WriteString("</tbody>\n")
+	}
+	b.WriteString("</table>\n")
+	return rest, true
+}
+
+// tableCells splits a row written | a | b | into its cells, trimmed of
+// spaces; ok is false for any other row.
+func tableCells(row string) (cells []string, ok bool) {
+	if len(row) < 2 || row[0] != '|' || row[len(row)-1] != '|' {
+		return nil, false
+	}
+	cells = strings.Split(row[1:len(row)-1], "|")
+	for i, c := range cells {
+		cells[i] = strings.Trim(c, " ")
+	}
+	return cells, true
+}
+
+// writeRow writes a table row of plain cells as <tag> elements.
+func writeRow(b *bytes.Buffer, cells []string, tag string) bool {
+	b.WriteString("<tr>\n")
+	for _, c := range cells {
+		b.WriteString("<" + tag + ">")
+		if c != "" && (!plainStart(c) || !writePlainLine(b, c)) {
+			return false
+		}
+		b.WriteString("</" + tag + ">\n")
+	}
+	b.WriteString("</tr>\n")
+	return true
 }
 
 // writeFence writes the fenced code block that opens with line and ends at

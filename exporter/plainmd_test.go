@@ -35,6 +35,10 @@ var plainCases = []string{
 	"- a\n- b **c**\n\nafter", "- a\n- b", "- a\n- b\n", "text\n- a\n\nx", "- a\ncontinued", "- a\n\n- b", "- a\n\n\n- b",
 	"- a\n\n-b", "- a\n\n--- x", "-  a", "- ", "-\n- a", "- # h", "- [ ] t", "- a \n- b", "- a\n  b", "- 1. x", "- a\n* b",
 	"p\n\n- a\n- b\n\n```\ncode\n```\n- c\n\nq", "- a\n```\nx\n```",
+	"| file | change |\n|---|---|\n| pkg/cache/lru.go | salt **hash** verify |", "| a | b |\n|---|---|", "| a | b |\n| --- | - |\n| c | d |\n\nx",
+	"| a | b |\n|---|---|\n| c |", "| a | b |\n|---|---|\n| c | d | e |", "| a | b |\n|:--|---|\n| c | d |", "| a |\n|---|\n| |",
+	"| a | b |\n|---|---|\n| c | d |\nlazy", "| a | b |\n|---|\n", "| a |\n|---|\n| 1. x |", "| a |\n|---|\n| x*y |", "| a | b |\n|--|--|\n|c|d|",
+	"p\n| a |\n|---|", "|a|\n|-|\n|b|\n\n- c", "| |\n|---|", "|\n|", "| a |\n|---|\n| b |\n```\nx\n```",
 	"```c++\nx\n```", "```c#\nx\n```", "```a`b\nx\n```", "```\n```", "```\n````",
 }
 
