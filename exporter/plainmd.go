@@ -8,17 +8,18 @@ import (
 
 // Goldmark was a quarter of an export's CPU time, much of it parsing texts
 // whose only markdown is their line breaks, a fenced code block, a bullet
-// list, a simple table or a **strong** word. For those, writePlainMarkdown writes what goldmark (with
-// hard wraps and codeBlockRenderer) and the sanitizer write, in one pass:
-// each run of non-empty lines a <p>, its lines joined by <br> and a newline,
-// " and ' as the sanitizer writes them, **x** as <strong>x</strong>, a tight
-// list of "- " lines as <ul>, a table of plain cells as goldmark writes it,
-// and a fenced block that is not highlighted as writePlainCode writes it. It
-// declines, writing nothing, any text with a byte or a line start that could
-// mean anything else to goldmark's CommonMark and GFM parsers (emphasis
-// other than a plain **x**, code spans, links, autolinks and linkify,
-// references, escapes, raw HTML, tables, other block starts, indentation,
-// trailing spaces), a control byte or invalid UTF-8; goldmark renders those.
+// list, a simple table or a **strong** word. For those, writePlainMarkdown
+// writes what goldmark (with hard wraps and codeBlockRenderer) and the
+// sanitizer write, in one pass: each run of non-empty lines a <p>, its lines
+// joined by <br> and a newline, " and ' as the sanitizer writes them, **x**
+// as <strong>x</strong>, a tight list of "- " lines as <ul>, a table of plain
+// cells as goldmark writes it, and a fenced block that is not highlighted as
+// writePlainCode writes it. It declines, writing nothing, any text with a
+// byte or a line start that could mean anything else to goldmark's
+// CommonMark and GFM parsers (emphasis other than a plain **x**, code spans,
+// links, autolinks and linkify, references, escapes, raw HTML, aligned or
+// ragged tables, loose lists, other block starts, indentation, trailing
+// spaces), a control byte or invalid UTF-8; goldmark renders those.
 // TestPlainMarkdown and FuzzPlainMarkdown hold it to goldmark and the
 // sanitizer, byte for byte.
 
