@@ -363,13 +363,15 @@ func (ix *Index) link() {
 			delete(ix.refs, d.entry)
 		}
 	}
+	dangling := map[int32]string{} // a new map: pending keeps its buckets however many are resolved
 	for i, pid := range ix.pending {
 		if p, ok := ix.ids.lookup([]byte(pid)); ok {
 			ix.parents[i] = p
-			delete(ix.pending, i)
+		} else {
+			dangling[i] = pid
 		}
 	}
-	ix.dangling, ix.pending = ix.pending, nil
+	ix.dangling, ix.pending = dangling, nil
 	for i, ref := range ix.pendingRefs {
 		if p, ok := ix.ids.lookup([]byte(ref)); ok {
 			ix.refs[i] = p

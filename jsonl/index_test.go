@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -90,6 +91,40 @@ func TestV1MigrationIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestLeafCountIsLeaves: Info's count of leaves, a bit per entry, is the
+// length of Leaves' list on siblings, self-parents, a cycle, a missing
+// parent, a repeated id and more than 64 entries (a second word of bits).
+func TestLeafCountIsLeaves(t *testing.T) {
+	many := header
+	for i := range 70 {
+		many += entry(fmt.Sprintf("e%d", i), fmt.Sprintf("e%d", i/3))
+	}
+	for name, s := range map[string]string{
+		"empty":        header,
+		"chain":        header + entry("a", "") + entry("b", "a") + entry("c", "b"),
+		"siblings":     header + entry("a", "") + entry("b", "a") + entry("c", "a") + entry("d", "a"),
+		"self-parents": header + entry("a", "a") + entry("b", "b"),
+		"cycle":        header + entry("a", "b") + entry("b", "a") + entry("c", "a"),
+		"missing":      header + entry("a", "zz") + entry("b", "a"),
+		"repeated id":  header + entry("a", "") + entry("a", "a") + entry("b", "a"),
+		"70 in a tree": many,
+		"not an entry": header + `{"type":"message"}` + "\n" + entry("a", ""),
+	} {
+		src, err := Open("-", strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix, err := BuildIndex(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ix.leafCount(), len(ix.Leaves()); got != want || (want == 0 && ix.Len() > 1) {
+			t.Errorf("%s: leafCount %d, Leaves %d", name, got, want)
+		}
+		src.Close()
+	}
+}
+
 // FuzzIndex: any input indexes without panic, and every path walk ends:
 // in a root-to-leaf chain of parents that ends at the leaf and starts at a
 // root, or, when the index has a cycle, in an error.
@@ -98,6 +133,7 @@ func FuzzIndex(f *testing.F) {
 	f.Add(header + entry("a", "b") + entry("b", "a"))
 	f.Add("\xEF\xBB\xBF" + header + "{\"type\":\"message\"}\r\n{")
 	f.Add(header + entry("abcdef01", "") + entry("ABCDEF01", "abcdef01") + entry("abcdef01", "ABCDEF01") + entry("abcdef0", "abcdef01"))
+	f.Add(header + entry("a", "") + `{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input":9,"output":3,"totalTokens":12}}}` + "\n" + entry("c", "b"))
 	f.Fuzz(func(t *testing.T, s string) {
 		src, err := Open("-", strings.NewReader(s))
 		if err != nil {
@@ -120,12 +156,30 @@ func FuzzIndex(f *testing.F) {
 			ix.DecodePath(path)
 		}
 		checkIDs(t, ix)
+		if n := ix.leafCount(); n != len(ix.Leaves()) {
+			t.Fatalf("leafCount %d, Leaves %d", n, len(ix.Leaves()))
+		}
 		if ix.Len() > 0 {
 			if sel, err := ix.Select(ix.ActiveLeaf()); err == nil {
-				ix.Stream(sel, func(ProjectedEntry) error { return nil })
+				checkContextTokens(t, ix, sel)
 			}
 		}
 	})
+}
+
+// checkContextTokens fails unless Info's running sum of the context's
+// tokens is TokenCounter's, which keeps every message's estimate.
+func checkContextTokens(t *testing.T, ix *Index, sel *Selection) {
+	var sum contextTokens
+	var counter TokenCounter
+	ix.Stream(sel, func(pe ProjectedEntry) error {
+		sum.add(pe.Messages...)
+		counter.Add(pe.Messages...)
+		return nil
+	})
+	if got, want := sum.tokens(), counter.Context().Tokens; got != want {
+		t.Fatalf("context tokens %d, TokenCounter %d", got, want)
+	}
 }
 
 // checkIDs fails unless every entry's id is the one its line holds, and
