@@ -14,7 +14,7 @@ type TreeRow struct {
 	Depth    int     // 0 for a root
 	Forks    int     // ancestors with more than one child: where a drawing indents
 	Children []int32 // in display order, oldest first; the tree's own, not to be changed
-	OnPath   bool    // on the active leaf's path (none is when that path loops)
+	OnPath   bool    // on the active leaf's path (no entry is when that path loops)
 }
 
 // Tree is the session tree, its children packed (8 bytes per entry) and its
