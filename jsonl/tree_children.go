@@ -11,9 +11,12 @@ type childTable struct {
 // of returns entry i's children, a view into the table.
 func (t childTable) of(i int32) []int32 { return t.kids[t.start[i]:t.start[i+1]] }
 
-// childTable returns, as Children does, every entry's children in file order
-// and the roots, the children packed in one table.
-func (ix *Index) childTable() (t childTable, roots []int32) {
+// span returns where entry i's children are in the table: kids[lo:hi].
+func (t childTable) span(i int32) (lo, hi int32) { return t.start[i], t.start[i+1] }
+
+// childTable returns, as Children does, every entry's children in file
+// order, packed in one table; the roots are not listed.
+func (ix *Index) childTable() (t childTable) {
 	t.start = make([]int32, len(ix.nodes)+1)
 	for i, p := range ix.parents {
 		if isChildOf(p, i) {
@@ -27,20 +30,28 @@ func (ix *Index) childTable() (t childTable, roots []int32) {
 	// start[p] is the next free slot of p's children: it ends at p's end,
 	// p+1's start, and the shift below restores every start.
 	for i, p := range ix.parents {
-		switch {
-		case p == notNode:
-		case isChildOf(p, i):
+		if isChildOf(p, i) {
 			t.kids[t.start[p]] = int32(i)
 			t.start[p]++
-		default:
-			roots = append(roots, int32(i))
 		}
 	}
 	copy(t.start[1:], t.start[:len(ix.nodes)])
 	t.start[0] = 0
-	return t, roots
+	return t
 }
 
 // isChildOf reports whether parent p makes entry i a child, not a root (nor
 // no node): p names an entry other than i.
 func isChildOf(p int32, i int) bool { return p >= 0 && int(p) != i }
+
+// bitset is a set of entry numbers, one bit per entry.
+type bitset []uint64
+
+// newBitset returns an empty set of entries below n.
+func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+
+// add puts entry i in the set.
+func (b bitset) add(i int32) { b[i/64] |= 1 << (i % 64) }
+
+// has reports whether entry i is in the set.
+func (b bitset) has(i int32) bool { return b[i/64]&(1<<(i%64)) != 0 }

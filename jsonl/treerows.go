@@ -3,6 +3,7 @@ package jsonl
 import (
 	"cmp"
 	"iter"
+	"math"
 	"slices"
 )
 
@@ -13,6 +14,7 @@ type TreeRow struct {
 	Depth    int     // 0 for a root
 	Forks    int     // ancestors with more than one child: where a drawing indents
 	Children []int32 // in display order, oldest first; the tree's own, not to be changed
+	OnPath   bool    // on the active leaf's path (no entry is when that path loops)
 }
 
 // Tree is the session tree, its children packed (8 bytes per entry) and its
@@ -20,74 +22,149 @@ type TreeRow struct {
 // costs little beside the index.
 type Tree struct {
 	children childTable
-	roots    []int32
+	parents  []int32 // the index's: which entries are roots
+	onPath   bitset  // the active leaf's path
 }
 
 // Tree returns the session tree. Roots are entries with no parent, a parent
 // equal to themselves, or a parent that names no entry; siblings are ordered
 // by timestamp, oldest first, as in Pi.
 func (ix *Index) Tree() (*Tree, error) {
-	children, roots := ix.childTable()
+	children := ix.childTable()
 	if err := ix.sortSiblings(children); err != nil {
 		return nil, err
 	}
-	return &Tree{children: children, roots: roots}, nil
+	return &Tree{children: children, parents: ix.parents, onPath: ix.activePathBits()}, nil
 }
 
-// Rows yields the tree's rows depth-first. Only the rows still to come are
-// kept: the siblings of the rows above, not a row per entry.
+// activePathBits marks the entries on the active leaf's path; none when the
+// path loops (Path fails there), nor in a session of no entries.
+func (ix *Index) activePathBits() bitset {
+	set := newBitset(len(ix.nodes))
+	if len(ix.nodes) == 0 {
+		return set
+	}
+	leaf := int32(ix.ActiveLeaf())
+	if _, loopAt := ix.chain(leaf); loopAt != None {
+		return set
+	}
+	for cur := leaf; cur >= 0; cur = ix.parents[cur] {
+		set.add(cur)
+	}
+	return set
+}
+
+// treeFrame is the rest of a family still to be drawn: the children
+// kids[next:end] of one entry, each at depth with forks.
+type treeFrame struct{ next, end, depth, forks int32 }
+
+// Rows yields the tree's rows depth-first, the roots in file order. What is
+// kept is a frame per family on the way down that has children left: none
+// on a chain, one beside a family of any size.
 func (t *Tree) Rows() iter.Seq[TreeRow] {
 	return func(yield func(TreeRow) bool) {
-		type item struct{ entry, depth, forks int32 }
-		stack := make([]item, 0, len(t.roots))
-		for k := len(t.roots) - 1; k >= 0; k-- {
-			stack = append(stack, item{t.roots[k], 0, 0})
-		}
-		for len(stack) > 0 {
-			it := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			kids := t.children.of(it.entry)
-			if !yield(TreeRow{Entry: int(it.entry), Depth: int(it.depth), Forks: int(it.forks), Children: kids}) {
+		var stack []treeFrame
+		for i, p := range t.parents {
+			if p == notNode || isChildOf(p, i) {
+				continue
+			}
+			if stack = t.walk(int32(i), stack, yield); stack == nil {
 				return
 			}
-			forks := it.forks
+		}
+	}
+}
+
+// walk yields the rows of root's subtree. It returns the stack, empty and
+// to be used again, or nil once yield has stopped.
+func (t *Tree) walk(root int32, stack []treeFrame, yield func(TreeRow) bool) []treeFrame {
+	stack = append(stack[:0], treeFrame{})
+	cur, depth, forks := root, int32(0), int32(0)
+	for {
+		lo, hi := t.children.span(cur)
+		kids := t.children.kids[lo:hi]
+		if !yield(TreeRow{Entry: int(cur), Depth: int(depth), Forks: int(forks), Children: kids, OnPath: t.onPath.has(cur)}) {
+			return nil
+		}
+		if len(kids) > 1 {
+			forks++
+		}
+		if depth++; len(kids) > 0 {
 			if len(kids) > 1 {
-				forks++
+				stack = append(stack, treeFrame{lo + 1, hi, depth, forks})
 			}
-			for k := len(kids) - 1; k >= 0; k-- {
-				stack = append(stack, item{kids[k], it.depth + 1, forks})
-			}
+			cur = kids[0]
+			continue
+		}
+		top := &stack[len(stack)-1]
+		if top.next == top.end {
+			return stack[:0]
+		}
+		cur, depth, forks = t.children.kids[top.next], top.depth, top.forks
+		if top.next++; top.next == top.end {
+			stack = stack[:len(stack)-1]
 		}
 	}
 }
 
 // sortSiblings orders every entry's children by timestamp, stably, reading
-// the timestamps of one family at a time.
+// the timestamps of one family at a time. A family already in order, as Pi
+// appends siblings, is read once and kept as it is.
 func (ix *Index) sortSiblings(children childTable) error {
-	type sibling struct {
-		entry int32
-		ms    float64
-	}
 	var family []sibling
 	for i := range len(children.start) - 1 {
 		kids := children.of(int32(i))
 		if len(kids) < 2 {
 			continue
 		}
-		family = family[:0]
-		for _, c := range kids {
-			ms, err := ix.timestampMillis(int(c))
-			if err != nil {
+		sorted, err := ix.inTimeOrder(kids)
+		if err != nil {
+			return err
+		}
+		if !sorted {
+			if family, err = ix.sortFamily(kids, family[:0]); err != nil {
 				return err
 			}
-			family = append(family, sibling{c, ms})
-		}
-		slices.SortStableFunc(family, func(a, b sibling) int { return cmp.Compare(a.ms, b.ms) })
-		for k, s := range family {
-			kids[k] = s.entry
 		}
 	}
 	return nil
+}
+
+// sibling is a child and its timestamp, as sortFamily orders them.
+type sibling struct {
+	entry int32
+	ms    float64
+}
+
+// sortFamily orders kids by timestamp, stably, in family, which it returns
+// to be used again.
+func (ix *Index) sortFamily(kids []int32, family []sibling) ([]sibling, error) {
+	for _, c := range kids {
+		ms, err := ix.timestampMillis(int(c))
+		if err != nil {
+			return family, err
+		}
+		family = append(family, sibling{c, ms})
+	}
+	slices.SortStableFunc(family, func(a, b sibling) int { return cmp.Compare(a.ms, b.ms) })
+	for k, s := range family {
+		kids[k] = s.entry
+	}
+	return family, nil
+}
+
+// inTimeOrder reports whether the entries' timestamps never decrease: what
+// a stable sort of them would leave as it is.
+func (ix *Index) inTimeOrder(entries []int32) (bool, error) {
+	last := math.Inf(-1)
+	for _, e := range entries {
+		ms, err := ix.timestampMillis(int(e))
+		if err != nil || ms < last {
+			return false, err
+		}
+		last = ms
+	}
+	return true, nil
 }
 
 func (ix *Index) timestampMillis(i int) (float64, error) {

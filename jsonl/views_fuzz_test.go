@@ -2,6 +2,7 @@ package jsonl_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math/rand/v2"
 	"os"
@@ -161,7 +162,8 @@ func decodeJSON(b []byte) (any, error) {
 // entries whose parent it is, each row sits under its parent one level
 // deeper (depth-first), the ancestors above a row are its Path, and every
 // entry whose Path ends at a root has a row; a row's Forks are its
-// ancestors with more than one child. An entry whose Path fails
+// ancestors with more than one child; a row is OnPath when Path of the
+// active leaf passes through it. An entry whose Path fails
 // (a cycle) has a row only below a root that is its own parent, which Pi's
 // tree takes as a root.
 func FuzzTreeRows(f *testing.F) {
@@ -176,6 +178,7 @@ func FuzzTreeRows(f *testing.F) {
 			return
 		}
 		children, _ := ix.Children()
+		onPath := activePath(ix)
 		seen := map[int]bool{}
 		var above []int // the rows' ancestors, by depth
 		for r := range tree.Rows() {
@@ -190,10 +193,13 @@ func FuzzTreeRows(f *testing.F) {
 			if want := forks(children, above[:r.Depth]); r.Forks != want {
 				t.Fatalf("row %+v has %d ancestors with more than one child", r, want)
 			}
-			if !sameSet(r.Children, children[r.Entry]) {
-				t.Fatalf("row %+v: the entry's children are %v", r, children[r.Entry])
+			if want := inTimeOrder(t, ix, children[r.Entry]); !slices.Equal(r.Children, want) {
+				t.Fatalf("row %+v: the entry's children, oldest first, are %v", r, want)
 			}
 			checkRowPath(t, ix, r, above)
+			if r.OnPath != onPath[r.Entry] {
+				t.Fatalf("row %+v: on the active path %v, Path of the active leaf says %v", r, r.OnPath, onPath[r.Entry])
+			}
 		}
 		for i := range ix.Len() {
 			if _, err := ix.Path(i); err == nil && ix.IsNode(i) && !seen[i] {
@@ -216,6 +222,20 @@ func checkRowPath(t *testing.T, ix *jsonl.Index, r jsonl.TreeRow, above []int) {
 	}
 }
 
+// activePath is the set of entries Path gives for the active leaf: none when
+// it fails (a cycle).
+func activePath(ix *jsonl.Index) map[int]bool {
+	set := map[int]bool{}
+	if ix.Len() == 0 {
+		return set
+	}
+	path, _ := ix.Path(ix.ActiveLeaf())
+	for _, i := range path {
+		set[i] = true
+	}
+	return set
+}
+
 // forks counts the ancestors with more than one child.
 func forks(children [][]int32, ancestors []int) int {
 	n := 0
@@ -227,8 +247,23 @@ func forks(children [][]int32, ancestors []int) int {
 	return n
 }
 
-func sameSet(a, b []int32) bool {
-	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+// inTimeOrder returns the entries (siblings in file order) sorted stably by
+// their decoded timestamps, as Pi orders siblings; one that does not parse
+// counts as 0.
+func inTimeOrder(t *testing.T, ix *jsonl.Index, entries []int32) []int32 {
+	ms := map[int32]int64{}
+	for _, c := range entries {
+		e, err := ix.Decode(int(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts, ok := jsonl.ParseTimestamp(e.Timestamp()); ok {
+			ms[c] = ts.UnixMilli()
+		}
+	}
+	sorted := slices.Clone(entries)
+	slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(ms[a], ms[b]) })
+	return sorted
 }
 
 // FuzzRequestFix: at the active leaf of any v3 session, the request check

@@ -2,7 +2,8 @@
 # bench-index-per-entry.sh: bytes per entry of context, tree and info on hostile shapes large
 # enough that fixed buffers do not blur them (issue 16), measured as TestHostileShapesBounded
 # measures them: the peak RSS at N entries minus the peak at N/4, divided by the entries added,
-# with GOGC=25 so that the peak is what the command keeps.
+# with GOGC=25 and GODEBUG=gcstoptheworld=1 (measureEnv) so that the peak is what the command
+# keeps.
 #
 # usage: scripts/bench-index-per-entry.sh DATA_DIR
 #
@@ -30,7 +31,7 @@ binaries="$bin/pitool"
 
 # peak BINARY CMD FILE: prints the peak RSS in KB
 peak() {
-	GOGC=25 /usr/bin/time -f '%M' -o "$bin/time" "$1" $2 "$3" >/dev/null 2>"$bin/err" || true
+	GOGC=25 GODEBUG=gcstoptheworld=1 /usr/bin/time -f '%M' -o "$bin/time" "$1" $2 "$3" >/dev/null 2>"$bin/err" || true
 	cat "$bin/time"
 }
 

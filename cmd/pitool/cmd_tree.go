@@ -126,32 +126,17 @@ type treeLayout struct {
 // tree branches, so long linear conversations stay readable.
 func drawTree(w io.Writer, ix *jsonl.Index, tree *jsonl.Tree, lay treeLayout) error {
 	bw := bufio.NewWriter(w)
-	onPath := activePathSet(ix)
 	if lay.ids {
 		lay.idWidth = longestID(ix)
 	}
 	for r := range tree.Rows() {
-		line, err := treeLine(ix, r.Entry, r.Forks, onPath[r.Entry], lay)
+		line, err := treeLine(ix, r.Entry, r.Forks, r.OnPath, lay)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(bw, line.fit(lay.width))
 	}
 	return bw.Flush()
-}
-
-// activePathSet marks the entries on the active leaf's path, one bool per
-// entry (no map: a session of millions of entries draws without hashing).
-func activePathSet(ix *jsonl.Index) []bool {
-	set := make([]bool, ix.Len())
-	if ix.Len() == 0 {
-		return set
-	}
-	path, _ := ix.Path(ix.ActiveLeaf())
-	for _, i := range path {
-		set[i] = true
-	}
-	return set
 }
 
 // noID stands in the id column for an entry that has none.
