@@ -199,7 +199,7 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 		return nil, nil
 	}
 	active := c.ix.ActiveLeaf()
-	leaves := append([]int{active}, slices.DeleteFunc(c.ix.Leaves(), func(i int) bool { return i == active })...)
+	leaves := activeFirst(c.ix.Leaves(), active)
 	c.countVisits(leaves)
 	defer func() { c.visits, c.skeletons = nil, map[int][]Object{} }()
 	var out []LeafRequest
@@ -217,6 +217,18 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 		}
 	}
 	return out, nil
+}
+
+// activeFirst moves active to the front of leaves, the others keeping their
+// order, in place: a file of siblings has as many leaves as entries.
+func activeFirst(leaves []int, active int) []int {
+	k := slices.Index(leaves, active)
+	if k < 0 {
+		return slices.Insert(leaves, 0, active)
+	}
+	copy(leaves[1:k+1], leaves[:k])
+	leaves[0] = active
+	return leaves
 }
 
 // CheckAfterCompaction is Check at a compaction with firstKeptEntryId

@@ -117,10 +117,12 @@ type Problems struct {
 // Problems lists what is wrong with the tree.
 func (ix *Index) Problems() *Problems {
 	p := &Problems{Duplicates: ix.Duplicates(), Cycles: ix.Cycles()}
-	inCycle := make(map[int]bool)
+	// A bit per entry, not a map: a file of self-parented entries has
+	// as many cycles as entries.
+	inCycle := make([]uint64, (len(ix.parents)+63)/64)
 	for _, c := range p.Cycles {
 		for _, i := range c {
-			inCycle[i] = true
+			inCycle[i/64] |= 1 << (i % 64)
 		}
 	}
 	for i := range ix.nodes {
@@ -134,7 +136,7 @@ func (ix *Index) Problems() *Problems {
 		if v := ix.ParentValue(i); dangling || v == ParentEmpty || v == ParentNotString {
 			p.BadParents = append(p.BadParents, i)
 		}
-		if parent := int(ix.parents[i]); parent > i && !inCycle[i] {
+		if parent := int(ix.parents[i]); parent > i && inCycle[i/64]&(1<<(i%64)) == 0 {
 			p.ParentAfter = append(p.ParentAfter, i)
 		}
 		if _, ok := ix.Ref(i); !ok && ix.nodes[i].typ.Ref() != NoRef {
@@ -149,23 +151,24 @@ func (ix *Index) Problems() *Problems {
 // them. An entry whose parent is itself is a cycle of one: Pi never
 // finishes building its context.
 func (ix *Index) Cycles() [][]int {
-	const unseen, done = -1, -2
-	mark := make([]int32, len(ix.parents))
-	for i := range mark {
-		mark[i] = unseen
-	}
+	// Two bits per entry, not an int32: a walk from an entry stops at the
+	// first entry seen before; that entry is in a cycle found by this walk
+	// when it is seen and not yet done, for every earlier walk's entries
+	// are done when it ends.
+	seen, done := make([]uint64, (len(ix.parents)+63)/64), make([]uint64, (len(ix.parents)+63)/64)
+	has := func(bits []uint64, i int32) bool { return bits[i/64]&(1<<(i%64)) != 0 }
 	var out [][]int
 	for i := range ix.parents {
 		cur := int32(i)
-		for cur >= 0 && mark[cur] == unseen {
-			mark[cur] = int32(i)
+		for cur >= 0 && !has(seen, cur) {
+			seen[cur/64] |= 1 << (cur % 64)
 			cur = ix.parents[cur]
 		}
-		if cur >= 0 && mark[cur] == int32(i) {
+		if cur >= 0 && !has(done, cur) {
 			out = append(out, ix.loopFromFirst(cur))
 		}
-		for cur = int32(i); cur >= 0 && mark[cur] == int32(i); cur = ix.parents[cur] {
-			mark[cur] = done
+		for cur = int32(i); cur >= 0 && !has(done, cur); cur = ix.parents[cur] {
+			done[cur/64] |= 1 << (cur % 64)
 		}
 	}
 	return out

@@ -96,7 +96,18 @@ func (ix *Index) Leaves() []int {
 			hasChild[p] = true
 		}
 	}
-	var leaves []int
+	// Counted first and made to size: a file of siblings has as many
+	// leaves as entries, and appending would reserve up to twice that.
+	n := 0
+	for i, c := range hasChild {
+		if !c && ix.IsNode(i) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	leaves := make([]int, 0, n)
 	for i, c := range hasChild {
 		if !c && ix.IsNode(i) {
 			leaves = append(leaves, i)

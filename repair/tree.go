@@ -36,11 +36,11 @@ type pathChecker struct {
 	m        *model
 	ix       *jsonl.Index            // the tree of m's objects
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
-	onPath   []bool
-	pending  []opened       // where the path's open assistant changes, root first
-	calls    map[uint64]int // call id's hash → the nearest assistant on the path that made it
-	shadowed []int          // for each call pushed, the assistant it hid (-1 for none), popped on leave
-	answered map[uint64]int // call id's hash → results on the path
+	onPath   []uint64                // a bit per entry: whether it is on the current path
+	pending  []opened                // where the path's open assistant changes, root first
+	calls    map[uint64]int          // call id's hash → the nearest assistant on the path that made it
+	shadowed []int                   // for each call pushed, the assistant it hid (-1 for none), popped on leave
+	answered map[uint64]int          // call id's hash → results on the path
 	issues   []issue
 }
 
@@ -51,7 +51,7 @@ type opened struct{ node, a int32 }
 // checkPaths runs the checks of every branch of ix, the tree of m's objects.
 func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue {
 	n := m.n
-	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]bool, n),
+	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]uint64, (n+63)/64),
 		calls: map[uint64]int{}, answered: map[uint64]int{}}
 	ix.Walk(pc.enter, pc.leave)
 	return pc.issues
@@ -60,7 +60,7 @@ func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue
 func (pc *pathChecker) enter(i int, leaf bool) {
 	ev := pc.m.at(i)
 	e := &ev
-	pc.onPath[i] = true
+	pc.onPath[i/64] |= 1 << (i % 64)
 	inherited := pc.openAt()
 	pending := inherited
 	switch {
@@ -92,7 +92,7 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 func (pc *pathChecker) leave(i int) {
 	ev := pc.m.at(i)
 	e := &ev
-	pc.onPath[i] = false
+	pc.onPath[i/64] &^= 1 << (i % 64)
 	opener := false
 	if n := len(pc.pending); n > 0 && pc.pending[n-1].node == int32(i) {
 		opener = pc.pending[n-1].a == int32(i)
@@ -116,6 +116,9 @@ func (pc *pathChecker) leave(i int) {
 		}
 	}
 }
+
+// on reports whether entry k is on the current path.
+func (pc *pathChecker) on(k int) bool { return pc.onPath[k/64]&(1<<(k%64)) != 0 }
 
 // openAt is the assistant whose calls are open where the path is, -1 for
 // none.
@@ -176,7 +179,7 @@ func (pc *pathChecker) checkKept(i int) {
 	switch {
 	case !ok:
 		pc.issues = append(pc.issues, issue{kind: issueKeptMissing, at: i})
-	case k != i && !pc.onPath[k]:
+	case k != i && !pc.on(k):
 		pc.issues = append(pc.issues, issue{kind: issueKeptOffPath, at: i, other: k})
 	}
 }
@@ -186,7 +189,7 @@ func (pc *pathChecker) checkEdit(i int, e *entry) {
 	switch {
 	case !ok:
 		pc.issues = append(pc.issues, issue{kind: issueEditMissing, at: i})
-	case !pc.onPath[k]:
+	case !pc.on(k):
 		pc.issues = append(pc.issues, issue{kind: issueEditOffPath, at: i, other: k})
 	case !editable(pc.m.at(k)):
 		pc.issues = append(pc.issues, issue{kind: issueEditNotEditable, at: i, other: k})

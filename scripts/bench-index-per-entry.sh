@@ -32,7 +32,7 @@ binaries="$bin/pitool"
 # peak BINARY CMD FILE: prints the peak RSS in KB
 peak() {
 	GOGC=25 GODEBUG=gcstoptheworld=1 /usr/bin/time -f '%M' -o "$bin/time" "$1" $2 "$3" >/dev/null 2>"$bin/err" || true
-	cat "$bin/time"
+	tail -n 1 "$bin/time" # the last line: time first says when the command exits non-zero
 }
 
 printf '%-12s %8s %-8s %-7s %10s %10s %8s\n' shape entries command binary "peak KB" "N/4 KB" "B/entry"
