@@ -167,18 +167,31 @@ func FuzzIndex(f *testing.F) {
 	})
 }
 
-// checkContextTokens fails unless Info's running sum of the context's
-// tokens is TokenCounter's, which keeps every message's estimate.
+// checkContextTokens fails unless the running sum of the context's tokens
+// (contextTokens, under Info and TokenCounter) is estimateContextTokens worked
+// out over the whole list: the last assistant usage plus the estimates of the
+// messages after it, or every estimate when no usage is trusted.
 func checkContextTokens(t *testing.T, ix *Index, sel *Selection) {
 	var sum contextTokens
-	var counter TokenCounter
+	var msgs []Object
 	ix.Stream(sel, func(pe ProjectedEntry) error {
-		sum.add(pe.Messages...)
-		counter.Add(pe.Messages...)
+		for _, m := range pe.Messages {
+			sum.add(m)
+		}
+		msgs = append(msgs, pe.Messages...)
 		return nil
 	})
-	if got, want := sum.tokens(), counter.Context().Tokens; got != want {
-		t.Fatalf("context tokens %d, TokenCounter %d", got, want)
+	want, from := 0, 0
+	for i, m := range msgs {
+		if n, ok := AssistantUsageTokens(m); ok {
+			want, from = n, i+1
+		}
+	}
+	for _, m := range msgs[from:] {
+		want += EstimateTokens(m)
+	}
+	if got := sum.context().Tokens; got != want {
+		t.Fatalf("context tokens %d, the rule over the list %d", got, want)
 	}
 }
 

@@ -78,24 +78,6 @@ func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
 	return in, ix.addContextTokens(in)
 }
 
-// leafCount is len(ix.Leaves()) with one bit per entry and no list: on a
-// session of siblings every entry is a leaf, and the list cost 8 bytes each.
-func (ix *Index) leafCount() int {
-	hasChild := make([]uint64, (len(ix.parents)+63)/64)
-	for i, p := range ix.parents {
-		if p >= 0 && int(p) != i {
-			hasChild[p/64] |= 1 << (p % 64)
-		}
-	}
-	n := 0
-	for i, p := range ix.parents {
-		if p != notNode && hasChild[i/64]&(1<<(i%64)) == 0 {
-			n++
-		}
-	}
-	return n
-}
-
 func (ix *Index) addContextTokens(in *Info) error {
 	if ix.Len() == 0 {
 		return nil
@@ -105,30 +87,15 @@ func (ix *Index) addContextTokens(in *Info) error {
 		return nil // a cycle leaves the context undefined; the rest of the summary still stands
 	}
 	var c contextTokens
-	err = ix.Stream(sel, func(pe ProjectedEntry) error { c.add(pe.Messages...); return nil })
-	in.ContextTokens = c.tokens()
+	err = ix.Stream(sel, func(pe ProjectedEntry) error {
+		for _, m := range pe.Messages {
+			c.add(m)
+		}
+		return nil
+	})
+	in.ContextTokens = c.context().Tokens
 	return err
 }
-
-// contextTokens is TokenCounter's Context().Tokens summed as the messages
-// come, without TokenCounter's estimate per message (8 bytes each, and more
-// while its list grows): the last trusted assistant usage plus the estimates
-// of the messages after it.
-type contextTokens struct {
-	usage, trailing int
-}
-
-func (c *contextTokens) add(msgs ...Object) {
-	for _, m := range msgs {
-		if n, ok := AssistantUsageTokens(m); ok {
-			c.usage, c.trailing = n, 0
-			continue
-		}
-		c.trailing += EstimateTokens(m)
-	}
-}
-
-func (c *contextTokens) tokens() int { return c.usage + c.trailing }
 
 // infoAccumulator gathers an Info from the index's entries: the Listing,
 // then the Details.

@@ -110,34 +110,44 @@ func AssistantUsageTokens(m Object) (int, bool) {
 // keeping the per-message estimates.
 type TokenCounter struct {
 	PerMessage []int
-	usageIndex int
-	usage      int
-	seenUsage  bool
+	sum        contextTokens
 }
 
 // Add counts messages.
 func (c *TokenCounter) Add(msgs ...Object) {
 	for _, m := range msgs {
-		if n, ok := AssistantUsageTokens(m); ok {
-			c.usageIndex, c.usage, c.seenUsage = len(c.PerMessage), n, true
-		}
-		c.PerMessage = append(c.PerMessage, EstimateTokens(m))
+		c.PerMessage = append(c.PerMessage, c.sum.add(m))
 	}
 }
 
 // Context returns the estimate for everything added so far.
-func (c *TokenCounter) Context() ContextTokens {
-	from := 0
-	if c.seenUsage {
-		from = c.usageIndex + 1
+func (c *TokenCounter) Context() ContextTokens { return c.sum.context() }
+
+// contextTokens is the rule of estimateContextTokens kept as running sums,
+// without an estimate per message: info sums a whole path with it, and
+// TokenCounter, which keeps those estimates too, is built on it.
+type contextTokens struct {
+	messages, usage, trailing, usageIndex int
+	seenUsage                             bool
+}
+
+// add counts one message and returns its estimate.
+func (c *contextTokens) add(m Object) int {
+	est := EstimateTokens(m)
+	if n, ok := AssistantUsageTokens(m); ok {
+		c.usageIndex, c.usage, c.trailing, c.seenUsage = c.messages, n, 0, true
+	} else {
+		c.trailing += est
 	}
-	trailing := 0
-	for _, n := range c.PerMessage[from:] {
-		trailing += n
-	}
+	c.messages++
+	return est
+}
+
+// context returns the estimate for everything added so far.
+func (c *contextTokens) context() ContextTokens {
 	if !c.seenUsage {
-		return ContextTokens{Tokens: trailing, TrailingTokens: trailing}
+		return ContextTokens{Tokens: c.trailing, TrailingTokens: c.trailing}
 	}
 	idx := c.usageIndex
-	return ContextTokens{Tokens: c.usage + trailing, UsageTokens: c.usage, TrailingTokens: trailing, LastUsageIndex: &idx}
+	return ContextTokens{Tokens: c.usage + c.trailing, UsageTokens: c.usage, TrailingTokens: c.trailing, LastUsageIndex: &idx}
 }

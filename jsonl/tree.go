@@ -90,30 +90,52 @@ func (ix *Index) Children() (children [][]int32, roots []int32) {
 
 // Leaves returns the entries that have no children, in file order.
 func (ix *Index) Leaves() []int {
-	hasChild := make([]bool, len(ix.nodes))
-	for i, p := range ix.parents {
-		if p >= 0 && int(p) != i {
-			hasChild[p] = true
-		}
-	}
+	hasChild := ix.hasChildBits()
 	// Counted first and made to size: a file of siblings has as many
 	// leaves as entries, and appending would reserve up to twice that.
-	n := 0
-	for i, c := range hasChild {
-		if !c && ix.IsNode(i) {
-			n++
-		}
-	}
+	n := ix.countLeaves(hasChild)
 	if n == 0 {
 		return nil
 	}
 	leaves := make([]int, 0, n)
-	for i, c := range hasChild {
-		if !c && ix.IsNode(i) {
+	for i := range ix.parents {
+		if ix.isLeaf(hasChild, i) {
 			leaves = append(leaves, i)
 		}
 	}
 	return leaves
+}
+
+// leafCount is len(ix.Leaves()) without the list: on a session of siblings
+// every entry is a leaf, and the list cost 8 bytes each.
+func (ix *Index) leafCount() int { return ix.countLeaves(ix.hasChildBits()) }
+
+// hasChildBits returns one bit per entry, set when another entry names it
+// as its parent (a self-parent is not its own child).
+func (ix *Index) hasChildBits() []uint64 {
+	hasChild := make([]uint64, (len(ix.parents)+63)/64)
+	for i, p := range ix.parents {
+		if p >= 0 && int(p) != i {
+			hasChild[p/64] |= 1 << (p % 64)
+		}
+	}
+	return hasChild
+}
+
+// isLeaf reports whether entry i is a node without children.
+func (ix *Index) isLeaf(hasChild []uint64, i int) bool {
+	return ix.IsNode(i) && hasChild[i/64]&(1<<(i%64)) == 0
+}
+
+// countLeaves counts the nodes without children.
+func (ix *Index) countLeaves(hasChild []uint64) int {
+	n := 0
+	for i := range ix.parents {
+		if ix.isLeaf(hasChild, i) {
+			n++
+		}
+	}
+	return n
 }
 
 // CycleError reports a parent chain that loops. Pi never stops on one.
