@@ -3,6 +3,8 @@ package jsonl
 import (
 	"slices"
 	"sort"
+
+	"github.com/pitool/pitool/internal/bitset"
 )
 
 // ParentValue says what an entry's parentId holds. Only a non-empty string
@@ -119,10 +121,10 @@ func (ix *Index) Problems() *Problems {
 	p := &Problems{Duplicates: ix.Duplicates(), Cycles: ix.Cycles()}
 	// A bit per entry, not a map: a file of self-parented entries has
 	// as many cycles as entries.
-	inCycle := make([]uint64, (len(ix.parents)+63)/64)
+	inCycle := bitset.New(len(ix.parents))
 	for _, c := range p.Cycles {
 		for _, i := range c {
-			inCycle[i/64] |= 1 << (i % 64)
+			inCycle.Add(i)
 		}
 	}
 	for i := range ix.nodes {
@@ -136,7 +138,7 @@ func (ix *Index) Problems() *Problems {
 		if v := ix.ParentValue(i); dangling || v == ParentEmpty || v == ParentNotString {
 			p.BadParents = append(p.BadParents, i)
 		}
-		if parent := int(ix.parents[i]); parent > i && inCycle[i/64]&(1<<(i%64)) == 0 {
+		if parent := int(ix.parents[i]); parent > i && !inCycle.Has(i) {
 			p.ParentAfter = append(p.ParentAfter, i)
 		}
 		if _, ok := ix.Ref(i); !ok && ix.nodes[i].typ.Ref() != NoRef {
@@ -155,20 +157,19 @@ func (ix *Index) Cycles() [][]int {
 	// first entry seen before; that entry is in a cycle found by this walk
 	// when it is seen and not yet done, for every earlier walk's entries
 	// are done when it ends.
-	seen, done := make([]uint64, (len(ix.parents)+63)/64), make([]uint64, (len(ix.parents)+63)/64)
-	has := func(bits []uint64, i int32) bool { return bits[i/64]&(1<<(i%64)) != 0 }
+	seen, done := bitset.New(len(ix.parents)), bitset.New(len(ix.parents))
 	var out [][]int
 	for i := range ix.parents {
 		cur := int32(i)
-		for cur >= 0 && !has(seen, cur) {
-			seen[cur/64] |= 1 << (cur % 64)
+		for cur >= 0 && !seen.Has(int(cur)) {
+			seen.Add(int(cur))
 			cur = ix.parents[cur]
 		}
-		if cur >= 0 && !has(done, cur) {
+		if cur >= 0 && !done.Has(int(cur)) {
 			out = append(out, ix.loopFromFirst(cur))
 		}
-		for cur = int32(i); cur >= 0 && !has(done, cur); cur = ix.parents[cur] {
-			done[cur/64] |= 1 << (cur % 64)
+		for cur = int32(i); cur >= 0 && !done.Has(int(cur)); cur = ix.parents[cur] {
+			done.Add(int(cur))
 		}
 	}
 	return out

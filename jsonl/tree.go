@@ -2,6 +2,8 @@ package jsonl
 
 import (
 	"fmt"
+
+	"github.com/pitool/pitool/internal/bitset"
 )
 
 // Len returns the number of entries (header lines and skipped lines excluded).
@@ -112,23 +114,23 @@ func (ix *Index) leafCount() int { return ix.countLeaves(ix.hasChildBits()) }
 
 // hasChildBits returns one bit per entry, set when another entry names it
 // as its parent (a self-parent is not its own child).
-func (ix *Index) hasChildBits() []uint64 {
-	hasChild := make([]uint64, (len(ix.parents)+63)/64)
+func (ix *Index) hasChildBits() bitset.Set {
+	hasChild := bitset.New(len(ix.parents))
 	for i, p := range ix.parents {
-		if p >= 0 && int(p) != i {
-			hasChild[p/64] |= 1 << (p % 64)
+		if isChildOf(p, i) {
+			hasChild.Add(int(p))
 		}
 	}
 	return hasChild
 }
 
 // isLeaf reports whether entry i is a node without children.
-func (ix *Index) isLeaf(hasChild []uint64, i int) bool {
-	return ix.IsNode(i) && hasChild[i/64]&(1<<(i%64)) == 0
+func (ix *Index) isLeaf(hasChild bitset.Set, i int) bool {
+	return ix.IsNode(i) && !hasChild.Has(i)
 }
 
 // countLeaves counts the nodes without children.
-func (ix *Index) countLeaves(hasChild []uint64) int {
+func (ix *Index) countLeaves(hasChild bitset.Set) int {
 	n := 0
 	for i := range ix.parents {
 		if ix.isLeaf(hasChild, i) {

@@ -43,15 +43,3 @@ func (ix *Index) childTable() (t childTable) {
 // isChildOf reports whether parent p makes entry i a child, not a root (nor
 // no node): p names an entry other than i.
 func isChildOf(p int32, i int) bool { return p >= 0 && int(p) != i }
-
-// bitset is a set of entry numbers, one bit per entry.
-type bitset []uint64
-
-// newBitset returns an empty set of entries below n.
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
-
-// add puts entry i in the set.
-func (b bitset) add(i int32) { b[i/64] |= 1 << (i % 64) }
-
-// has reports whether entry i is in the set.
-func (b bitset) has(i int32) bool { return b[i/64]&(1<<(i%64)) != 0 }

@@ -5,6 +5,8 @@ import (
 	"iter"
 	"math"
 	"slices"
+
+	"github.com/pitool/pitool/internal/bitset"
 )
 
 // TreeRow is one entry of the session tree in depth-first order, as Pi's
@@ -22,8 +24,8 @@ type TreeRow struct {
 // costs little beside the index.
 type Tree struct {
 	children childTable
-	parents  []int32 // the index's: which entries are roots
-	onPath   bitset  // the active leaf's path
+	parents  []int32    // the index's: which entries are roots
+	onPath   bitset.Set // the active leaf's path
 }
 
 // Tree returns the session tree. Roots are entries with no parent, a parent
@@ -39,8 +41,8 @@ func (ix *Index) Tree() (*Tree, error) {
 
 // activePathBits marks the entries on the active leaf's path; none when the
 // path loops (Path fails there), nor in a session of no entries.
-func (ix *Index) activePathBits() bitset {
-	set := newBitset(len(ix.nodes))
+func (ix *Index) activePathBits() bitset.Set {
+	set := bitset.New(len(ix.nodes))
 	if len(ix.nodes) == 0 {
 		return set
 	}
@@ -49,7 +51,7 @@ func (ix *Index) activePathBits() bitset {
 		return set
 	}
 	for cur := leaf; cur >= 0; cur = ix.parents[cur] {
-		set.add(cur)
+		set.Add(int(cur))
 	}
 	return set
 }
@@ -83,7 +85,7 @@ func (t *Tree) walk(root int32, stack []treeFrame, yield func(TreeRow) bool) []t
 	for {
 		lo, hi := t.children.span(cur)
 		kids := t.children.kids[lo:hi]
-		if !yield(TreeRow{Entry: int(cur), Depth: int(depth), Forks: int(forks), Children: kids, OnPath: t.onPath.has(cur)}) {
+		if !yield(TreeRow{Entry: int(cur), Depth: int(depth), Forks: int(forks), Children: kids, OnPath: t.onPath.Has(int(cur))}) {
 			return nil
 		}
 		if len(kids) > 1 {

@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"github.com/pitool/pitool/internal/bitset"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -36,7 +37,7 @@ type pathChecker struct {
 	m        *model
 	ix       *jsonl.Index            // the tree of m's objects
 	keptOf   func(i int) (int, bool) // a compaction's firstKept entry; false when it names none
-	onPath   []uint64                // a bit per entry: whether it is on the current path
+	onPath   bitset.Set              // a bit per entry: whether it is on the current path
 	pending  []opened                // where the path's open assistant changes, root first
 	calls    map[uint64]int          // call id's hash → the nearest assistant on the path that made it
 	shadowed []int                   // for each call pushed, the assistant it hid (-1 for none), popped on leave
@@ -51,7 +52,7 @@ type opened struct{ node, a int32 }
 // checkPaths runs the checks of every branch of ix, the tree of m's objects.
 func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue {
 	n := m.n
-	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: make([]uint64, (n+63)/64),
+	pc := &pathChecker{m: m, ix: ix, keptOf: keptOf, onPath: bitset.New(n),
 		calls: map[uint64]int{}, answered: map[uint64]int{}}
 	ix.Walk(pc.enter, pc.leave)
 	return pc.issues
@@ -60,7 +61,7 @@ func checkPaths(m *model, ix *jsonl.Index, keptOf func(int) (int, bool)) []issue
 func (pc *pathChecker) enter(i int, leaf bool) {
 	ev := pc.m.at(i)
 	e := &ev
-	pc.onPath[i/64] |= 1 << (i % 64)
+	pc.onPath.Add(i)
 	inherited := pc.openAt()
 	pending := inherited
 	switch {
@@ -92,7 +93,7 @@ func (pc *pathChecker) enter(i int, leaf bool) {
 func (pc *pathChecker) leave(i int) {
 	ev := pc.m.at(i)
 	e := &ev
-	pc.onPath[i/64] &^= 1 << (i % 64)
+	pc.onPath.Remove(i)
 	opener := false
 	if n := len(pc.pending); n > 0 && pc.pending[n-1].node == int32(i) {
 		opener = pc.pending[n-1].a == int32(i)
@@ -118,7 +119,7 @@ func (pc *pathChecker) leave(i int) {
 }
 
 // on reports whether entry k is on the current path.
-func (pc *pathChecker) on(k int) bool { return pc.onPath[k/64]&(1<<(k%64)) != 0 }
+func (pc *pathChecker) on(k int) bool { return pc.onPath.Has(k) }
 
 // openAt is the assistant whose calls are open where the path is, -1 for
 // none.
