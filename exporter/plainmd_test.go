@@ -2,10 +2,7 @@ package exporter
 
 import (
 	"bytes"
-	"path/filepath"
 	"testing"
-
-	"github.com/pitool/pitool/bench/gen"
 )
 
 // plainCases are texts at the edges of what writePlainMarkdown takes: line
@@ -81,18 +78,7 @@ func TestPlainMarkdown(t *testing.T) {
 	if took < 30 {
 		t.Errorf("the fast path took only %d of the %d edge cases", took, 2*len(plainCases))
 	}
-	sessions, _ := filepath.Glob(filepath.Join(corpus, "*", "*.jsonl"))
-	sessions = append(sessions, generatedSession(t, gen.Options{Seed: 3, TargetBytes: 2 << 20, Unicode: true}))
-	for _, s := range sessions {
-		texts := sessionTexts(t, s)
-		took := 0
-		for _, text := range texts {
-			if checkPlainMarkdown(t, m, text, false) {
-				took++
-			}
-		}
-		t.Logf("%s: the fast path took %d of %d texts", filepath.Base(s), took, len(texts))
-	}
+	forSessionTexts(t, func(string, int, int) {}, func(text string) bool { return checkPlainMarkdown(t, m, text, false) })
 }
 
 // FuzzPlainMarkdown holds the fast path to goldmark and the sanitizer on
