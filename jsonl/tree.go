@@ -21,6 +21,9 @@ func (ix *Index) LineNum(i int) int { return int(ix.nodes[i].line) }
 // Offset returns the byte offset of entry i's line in the decompressed stream.
 func (ix *Index) Offset(i int) int64 { return ix.nodes[i].offset }
 
+// LineLen returns the length in bytes of entry i's line, its newline excluded.
+func (ix *Index) LineLen(i int) int { return int(ix.nodes[i].length) }
+
 // Parent returns the entry number of i's parent: None for a root, and None too
 // for a parent id that names no entry (see DanglingParent) and for an entry
 // that is no node (IsNode).
