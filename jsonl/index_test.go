@@ -1,8 +1,10 @@
 package jsonl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -156,6 +158,7 @@ func FuzzIndex(f *testing.F) {
 			ix.DecodePath(path)
 		}
 		checkIDs(t, ix)
+		checkDecodeOuter(t, ix)
 		if n := ix.leafCount(); n != len(ix.Leaves()) {
 			t.Fatalf("leafCount %d, Leaves %d", n, len(ix.Leaves()))
 		}
@@ -165,6 +168,33 @@ func FuzzIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkDecodeOuter fails unless DecodeOuter, which takes a plain message as
+// the index found it, gives every entry the keys and values that parsing
+// its line in full gives (in a v3 file, which decoding does not migrate).
+func checkDecodeOuter(t *testing.T, ix *Index) {
+	t.Helper()
+	if ix.Version < 3 {
+		return
+	}
+	for i := range ix.Len() {
+		raw, err := ix.rawLine(i)
+		if err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		want, wantErr := ParseObject(raw)
+		e, err := ix.DecodeOuter(i)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("entry %d: DecodeOuter of %q: %v, ParseObject: %v", i, raw, err, wantErr)
+		}
+		if err != nil {
+			continue
+		}
+		if !slices.Equal(e.Obj.Keys, want.Keys) || !slices.EqualFunc(e.Obj.Vals, want.Vals, func(a, b RawMessage) bool { return bytes.Equal(a, b) }) {
+			t.Fatalf("entry %d: DecodeOuter %q = %q, ParseObject %q", i, raw, e.Obj.Vals, want.Vals)
+		}
+	}
 }
 
 // checkContextTokens fails unless the running sum of the context's tokens

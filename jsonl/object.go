@@ -23,10 +23,13 @@ type Object struct {
 
 var errSyntax = errors.New("invalid JSON")
 
+// noKnownLast is parseObject's knownLast when no value's extent is known.
+const noKnownLast = -1
+
 // ParseObject splits a JSON object into its keys and raw values. It checks the
 // structure it walks; a value's inner syntax is checked when it is decoded.
 func ParseObject(raw []byte) (Object, error) {
-	o, end, err := parseObject(raw, skipSpace(raw, 0), "", nil)
+	o, end, err := parseObject(raw, skipSpace(raw, 0), "", nil, noKnownLast)
 	if err != nil {
 		return o, err
 	}
@@ -36,7 +39,11 @@ func ParseObject(raw []byte) (Object, error) {
 // parseObject parses the object starting at raw[i] and returns the index just
 // past it. When sub names a key whose value is an object, that value is parsed
 // into *subObj on the way, instead of being skipped and parsed again later.
-func parseObject(raw []byte, i int, sub string, subObj *Object) (Object, int, error) {
+// A value that starts at knownLast is taken to be the object's last, closed
+// by the last byte of raw, without walking it: the index has checked that of
+// a plain message entry's message (see Index.DecodeOuter); noKnownLast
+// knows of none.
+func parseObject(raw []byte, i int, sub string, subObj *Object, knownLast int) (Object, int, error) {
 	o := Object{Keys: make([]string, 0, 8), Vals: make([]RawMessage, 0, 8)}
 	start := i
 	if i >= len(raw) || raw[i] != '{' {
@@ -49,7 +56,10 @@ func parseObject(raw []byte, i int, sub string, subObj *Object) (Object, int, er
 			return o, i, err
 		}
 		vstart := skipSpace(raw, next)
-		vend, err := parseValue(raw, vstart, key == sub && sub != "", subObj)
+		vend, err := len(raw)-1, error(nil)
+		if vstart != knownLast {
+			vend, err = parseValue(raw, vstart, key == sub && sub != "", subObj)
+		}
 		if err != nil {
 			return o, i, err
 		}
@@ -74,7 +84,7 @@ func parseValue(raw []byte, i int, parse bool, into *Object) (int, error) {
 	if !parse || i >= len(raw) || raw[i] != '{' {
 		return SkipValue(raw, i)
 	}
-	o, end, err := parseObject(raw, i, "", nil)
+	o, end, err := parseObject(raw, i, "", nil, noKnownLast)
 	if err == nil {
 		*into = o
 	}
