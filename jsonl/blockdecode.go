@@ -29,33 +29,42 @@ func DecodeBlocks(content []byte) (blocks []Block, ok bool) {
 
 // decodePlainBlocks is DecodeBlocks of content already checked by plainText.
 func decodePlainBlocks(content []byte) (blocks []Block, ok bool) {
-	i := skipSpace(content, 0)
-	if i >= len(content) || content[i] != '[' {
+	blocks, end, ok := decodeBlocksAt(content, skipSpace(content, 0))
+	if !ok || skipSpace(content, end) != len(content) {
 		return nil, false
+	}
+	return blocks, true
+}
+
+// decodeBlocksAt decodes the array at content[i], checked by plainText, and
+// returns the index just past it; ok is false as for DecodeBlocks.
+func decodeBlocksAt(content []byte, i int) (blocks []Block, end int, ok bool) {
+	if i >= len(content) || content[i] != '[' {
+		return nil, 0, false
 	}
 	blocks = []Block{}
 	for i = skipSpace(content, i+1); i < len(content) && content[i] != ']'; {
 		if content[i] != '{' {
-			return nil, false
+			return nil, 0, false
 		}
 		var b Block
 		end, ok := decodeBlock(content, i, &b)
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		blocks = append(blocks, b)
 		if i = skipSpace(content, end); i < len(content) && content[i] == ',' {
 			if i = skipSpace(content, i+1); i >= len(content) || content[i] != '{' {
-				return nil, false
+				return nil, 0, false
 			}
 		} else if i >= len(content) || content[i] != ']' {
-			return nil, false
+			return nil, 0, false
 		}
 	}
-	if i >= len(content) || skipSpace(content, i+1) != len(content) {
-		return nil, false
+	if i >= len(content) {
+		return nil, 0, false
 	}
-	return blocks, true
+	return blocks, i + 1, true
 }
 
 // blockKeys are Block's JSON keys, in field order.
@@ -75,6 +84,17 @@ func decodeBlock(content []byte, i int, b *Block) (end int, ok bool) {
 // escaped, outside ASCII), set refusing a value, or bad syntax. keys has at
 // most 64 names.
 func plainMembers(raw []byte, i int, keys []string, set func(k int, val []byte) bool) (end int, ok bool) {
+	return plainMembersAt(raw, i, keys, func(k, vstart int) (int, bool) {
+		vend, err := SkipValue(raw, vstart)
+		return vend, err == nil && set(k, raw[vstart:vend])
+	})
+}
+
+// plainMembersAt is plainMembers for a caller that reads the values of keys
+// itself: take reads the value of keys[k] that starts at raw[vstart] and
+// returns the index just past it, so that a value decoded on the way is not
+// walked a second time to find its end.
+func plainMembersAt(raw []byte, i int, keys []string, take func(k, vstart int) (vend int, ok bool)) (end int, ok bool) {
 	if i >= len(raw) || raw[i] != '{' {
 		return 0, false
 	}
@@ -93,19 +113,19 @@ func plainMembers(raw []byte, i int, keys []string, set func(k int, val []byte) 
 			return 0, false
 		}
 		vstart := skipSpace(raw, colon+1)
-		vend, err := SkipValue(raw, vstart)
-		if err != nil {
-			return 0, false
-		}
-		k := keyIndex(keys, key)
-		switch {
+		var vend int
+		switch k := keyIndex(keys, key); {
 		case k < 0 && foldsToKey(keys, key):
 			return 0, false
 		case k >= 0 && seen&(1<<k) != 0:
 			return 0, false
 		case k >= 0:
 			seen |= 1 << k
-			if !set(k, raw[vstart:vend]) {
+			if vend, ok = take(k, vstart); !ok {
+				return 0, false
+			}
+		default:
+			if vend, err = SkipValue(raw, vstart); err != nil {
 				return 0, false
 			}
 		}
@@ -208,7 +228,8 @@ func setBlockField(b *Block, k int, val []byte) bool {
 // bytes with plainText, so a literal with no backslash is its text as it is:
 // that text is returned as a string over val's bytes, not a copy (the texts
 // were a seventh of what an export allocated), and val must not change while
-// it is in use.
+// it is in use. A literal with escapes is decoded without checking its UTF-8
+// again.
 func plainString(val []byte) (string, bool) {
 	if len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' {
 		return "", false
@@ -227,7 +248,11 @@ func plainString(val []byte) (string, bool) {
 		}
 		rest = rest[j+2:]
 	}
-	return DecodeString(val)
+	b, ok := appendUnescaped(make([]byte, 0, len(inner)), inner, true)
+	if !ok {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), true // b is not used again
 }
 
 // plainText reports whether b is valid UTF-8 with no control character (in

@@ -1,6 +1,9 @@
 package jsonl
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // DecodeMessage decodes a message object as Unmarshal would, in one pass over
 // the bytes and without copying them: its RawMessage fields are slices of
@@ -11,27 +14,41 @@ import "strconv"
 // raw must be valid JSON, as DecodeBlocks' content must.
 // FuzzDecodeMessage holds it to Unmarshal.
 func DecodeMessage(raw []byte) (m Message, ok bool) {
-	i := skipSpace(raw, 0)
-	if !plainText(raw) {
-		return Message{}, false
-	}
-	end, ok := plainMembers(raw, i, messageKeys[:], func(k int, val []byte) bool { return setMessageField(&m, k, val) })
-	if !ok || skipSpace(raw, end) != len(raw) {
-		return Message{}, false
-	}
-	return m, true
+	m, _, ok, _ = decodeMessage(raw, false)
+	return m, ok
 }
 
 // DecodeMessageBlocks is DecodeMessage, then DecodeBlocks of the message's
-// content, with the bytes checked once for both (the export checked each
-// content twice, issue 16). blocksOK is false when the message's decoding is
-// not plain, its content is not an array, or the array's decoding is not
-// plain; the blocks share raw's bytes as DecodeMessage's fields do.
+// content, in one walk of the bytes: the content's blocks are decoded where
+// the message's walk meets them, and the bytes are checked once for both (the
+// export walked and checked each content twice, issue 16). blocksOK is false
+// when the message's decoding is not plain, its content is not an array, or
+// the array's decoding is not plain; the blocks share raw's bytes as
+// DecodeMessage's fields do.
 func DecodeMessageBlocks(raw []byte) (m Message, blocks []Block, ok, blocksOK bool) {
-	if m, ok = DecodeMessage(raw); ok {
-		blocks, blocksOK = decodePlainBlocks(m.Content)
+	return decodeMessage(raw, true)
+}
+
+// decodeMessage is DecodeMessage, and with withBlocks DecodeMessageBlocks.
+func decodeMessage(raw []byte, withBlocks bool) (m Message, blocks []Block, ok, blocksOK bool) {
+	if !plainText(raw) {
+		return Message{}, nil, false, false
 	}
-	return m, blocks, ok, blocksOK
+	end, ok := plainMembersAt(raw, skipSpace(raw, 0), messageKeys[:], func(k, vstart int) (int, bool) {
+		if withBlocks && k == contentKey {
+			var vend int
+			if blocks, vend, blocksOK = decodeBlocksAt(raw, vstart); blocksOK {
+				m.Content = raw[vstart:vend]
+				return vend, true
+			}
+		}
+		vend, err := SkipValue(raw, vstart)
+		return vend, err == nil && setMessageField(&m, k, raw[vstart:vend])
+	})
+	if !ok || skipSpace(raw, end) != len(raw) {
+		return Message{}, nil, false, false
+	}
+	return m, blocks, true, blocksOK
 }
 
 // messageKeys are Message's JSON keys, in field order.
@@ -40,6 +57,9 @@ var messageKeys = [...]string{"role", "content", "timestamp", "sections", "tools
 	"toolCallId", "toolName", "details", "isError", "nestedCalls",
 	"command", "output", "exitCode", "cancelled", "truncated", "fullOutputPath", "excludeFromContext",
 	"customType", "display", "summary", "fromId", "tokensBefore"}
+
+// contentKey is the index of "content" in messageKeys.
+var contentKey = slices.Index(messageKeys[:], "content")
 
 // setMessageField sets the field of messageKeys[k] from its plain raw value.
 func setMessageField(m *Message, k int, val []byte) bool {

@@ -18,6 +18,9 @@ func checkDecodeMessage(t *testing.T, raw []byte) bool {
 	t.Helper()
 	got, ok := DecodeMessage(raw)
 	if !ok {
+		if _, blocks, ok, _ := DecodeMessageBlocks(raw); ok || blocks != nil {
+			t.Fatalf("DecodeMessageBlocks took %q, which DecodeMessage refuses (blocks %#v)", raw, blocks)
+		}
 		return false
 	}
 	var want Message

@@ -56,8 +56,15 @@ func AppendDecodedString(dst, raw []byte) (out []byte, ok bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
 		return dst, false
 	}
-	s, ok := raw[1:len(raw)-1], true
-	valid := utf8.Valid(s) // then each part between escapes is, too
+	s := raw[1 : len(raw)-1]
+	return appendUnescaped(dst, s, utf8.Valid(s))
+}
+
+// appendUnescaped is AppendDecodedString of the bytes s between the quotes;
+// valid says whether s is valid UTF-8, and then so is each part between its
+// escapes.
+func appendUnescaped(dst, s []byte, valid bool) (out []byte, ok bool) {
+	ok = true
 	for {
 		i := bytes.IndexByte(s, '\\')
 		if i < 0 {
