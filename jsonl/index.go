@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"bytes"
 	"io"
 	"sync"
 )
@@ -302,8 +303,8 @@ func (ix *Index) addNode(f *lineFacts, pos int) {
 	}
 }
 
-// parentOf resolves a parentId to an entry already indexed when it can; a
-// parent not seen yet is kept by name until link.
+// parentOf resolves a parentId to an entry already indexed, or to the entry
+// itself, when it can; a parent not seen yet is kept by name until link.
 func (ix *Index) parentOf(i int32, f *lineFacts) int32 {
 	if f.parent != ParentNamed {
 		return None // null, absent, "" or not a string: a root, as in Pi
@@ -313,6 +314,9 @@ func (ix *Index) parentOf(i int32, f *lineFacts) int32 {
 	}
 	if p, ok := ix.ids.lookup(f.parentID); ok {
 		return p
+	}
+	if f.hasID && bytes.Equal(f.parentID, f.id) {
+		return i // its own parent: link's lookup would find it, so it is not kept by name
 	}
 	ix.pending[i] = string(f.parentID)
 	return dangling
