@@ -220,7 +220,7 @@ func (t *Transcript) title(name string) string {
 
 func (t *Transcript) shown() string {
 	if t.opts.AllBranches {
-		return fmt.Sprintf("all %d entries, %d branches", len(t.seq), len(t.ix.Leaves()))
+		return fmt.Sprintf("all %d entries, %d branches", len(t.seq), t.ix.LeafCount())
 	}
 	if len(t.seq) == 0 {
 		return "no entries"

@@ -120,7 +120,7 @@ func TestLeafCountIsLeaves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := ix.leafCount(), len(ix.Leaves()); got != want || (want == 0 && ix.Len() > 1) {
+		if got, want := ix.LeafCount(), len(ix.Leaves()); got != want || (want == 0 && ix.Len() > 1) {
 			t.Errorf("%s: leafCount %d, Leaves %d", name, got, want)
 		}
 		src.Close()
@@ -149,7 +149,7 @@ func FuzzIndex(f *testing.F) {
 		for _, leaf := range ix.Leaves() {
 			path, err := ix.Path(leaf)
 			if err != nil {
-				if len(ix.Cycles()) == 0 {
+				if ix.Cycles().Len() == 0 {
 					t.Fatalf("leaf %d: %v, and the index has no cycle", leaf, err)
 				}
 				continue
@@ -159,7 +159,7 @@ func FuzzIndex(f *testing.F) {
 		}
 		checkIDs(t, ix)
 		checkDecodeOuter(t, ix)
-		if n := ix.leafCount(); n != len(ix.Leaves()) {
+		if n := ix.LeafCount(); n != len(ix.Leaves()) {
 			t.Fatalf("leafCount %d, Leaves %d", n, len(ix.Leaves()))
 		}
 		if ix.Len() > 0 {

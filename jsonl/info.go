@@ -66,7 +66,7 @@ type infoMessage struct {
 // for "modified" (rounded to the millisecond as Node rounds it).
 func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
 	in := &Info{Listing: Listing{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
-		FileSize: ix.Bytes, Entries: ix.Len()}, Details: Details{Leaves: ix.leafCount(), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}}
+		FileSize: ix.Bytes, Entries: ix.Len()}, Details: Details{Leaves: ix.LeafCount(), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}}
 	acc := infoAccumulator{listing: listingAccumulator{row: &in.Listing}, details: &in.Details, models: map[string]bool{}}
 	for i := 0; i < ix.Len(); i++ {
 		if err := acc.add(ix, i); err != nil {

@@ -3,7 +3,7 @@ package jsonl
 import (
 	"errors"
 	"fmt"
-	"slices"
+	"iter"
 )
 
 // The request check: the provider view at a leaf (what Pi sends, see
@@ -199,11 +199,11 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 		return nil, nil
 	}
 	active := c.ix.ActiveLeaf()
-	leaves := activeFirst(c.ix.Leaves(), active)
-	c.countVisits(leaves)
+	leaves := c.activeFirst(active)
+	c.countVisits(leaves, active)
 	defer func() { c.visits, c.skeletons = nil, map[int][]Object{} }()
 	var out []LeafRequest
-	for _, leaf := range leaves {
+	for leaf := range leaves {
 		problems, err := c.Check(leaf)
 		var cycle *CycleError
 		if errors.As(err, &cycle) {
@@ -219,16 +219,20 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	return out, nil
 }
 
-// activeFirst moves active to the front of leaves, the others keeping their
-// order, in place: a file of siblings has as many leaves as entries.
-func activeFirst(leaves []int, active int) []int {
-	k := slices.Index(leaves, active)
-	if k < 0 {
-		return slices.Insert(leaves, 0, active)
+// activeFirst yields active, then the other leaves in file order, from the
+// index's bits rather than a list: a file of siblings or of self-parents has
+// as many leaves as entries.
+func (c *RequestChecker) activeFirst(active int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		if !yield(active) {
+			return
+		}
+		for leaf := range c.ix.eachLeaf() {
+			if leaf != active && !yield(leaf) {
+				return
+			}
+		}
 	}
-	copy(leaves[1:k+1], leaves[:k])
-	leaves[0] = active
-	return leaves
 }
 
 // CheckAfterCompaction is Check at a compaction with firstKeptEntryId
@@ -295,14 +299,19 @@ func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, 
 	return c.unedited(i)
 }
 
-// countVisits counts, when there are several leaves, how many of their
-// checks read each entry's unedited skeleton.
-func (c *RequestChecker) countVisits(leaves []int) {
-	if len(leaves) < 2 {
-		return
+// countVisits counts, when there are several checks (leaves, active the
+// first), how many of them read each entry's unedited skeleton.
+func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
+	hasChild := c.ix.hasChildBits()
+	checks := c.ix.countLeaves(hasChild)
+	if !c.ix.isLeaf(hasChild, active) {
+		checks++ // active is checked first whether or not it is a leaf
+	}
+	if checks < 2 {
+		return // no entry is read by two checks
 	}
 	c.visits = make([]int32, c.ix.Len())
-	for _, leaf := range leaves {
+	for leaf := range leaves {
 		sel, err := c.ix.Select(leaf)
 		if err != nil {
 			continue // the check meets the same error

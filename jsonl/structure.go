@@ -111,7 +111,7 @@ type Problems struct {
 	// no entry has (DanglingParent), "", or a value that is not a string
 	// (ParentValue). Like Pi, the tree takes them as roots.
 	BadParents  []int
-	Cycles      [][]int // parent cycles (Index.Cycles)
+	Cycles      *Cycles // parent cycles (Index.Cycles)
 	ParentAfter []int   // entries whose parent is written after them, cycles left out
 	MissingRefs []int   // entries whose reference key names no entry (Index.Ref)
 }
@@ -122,10 +122,8 @@ func (ix *Index) Problems() *Problems {
 	// A bit per entry, not a map: a file of self-parented entries has
 	// as many cycles as entries.
 	inCycle := bitset.New(len(ix.parents))
-	for _, c := range p.Cycles {
-		for _, i := range c {
-			inCycle.Add(i)
-		}
+	for _, i := range p.Cycles.members {
+		inCycle.Add(int(i))
 	}
 	for i := range ix.nodes {
 		if !ix.IsNode(i) {
@@ -148,17 +146,61 @@ func (ix *Index) Problems() *Problems {
 	return p
 }
 
+// Cycles is a list of parent cycles, kept as one run of entry numbers: a
+// file of self-parented entries has as many cycles as entries, and a slice
+// for each took 60 bytes per entry (issue 16).
+type Cycles struct {
+	members []int32 // the entries of every cycle, one cycle after another
+	ends    []int32 // where each cycle ends in members
+}
+
+// Len returns the number of cycles.
+func (c *Cycles) Len() int { return len(c.ends) }
+
+// At returns the entries of cycle k, from the first one in file order.
+func (c *Cycles) At(k int) []int {
+	start := int32(0)
+	if k > 0 {
+		start = c.ends[k-1]
+	}
+	out := make([]int, 0, c.ends[k]-start)
+	for _, i := range c.members[start:c.ends[k]] {
+		out = append(out, int(i))
+	}
+	return out
+}
+
+// add appends the cycle through start, from its first entry in file order.
+func (c *Cycles) add(ix *Index, start int32) {
+	from := len(c.members)
+	c.members = append(c.members, start)
+	for cur := ix.parents[start]; cur != start; cur = ix.parents[cur] {
+		c.members = append(c.members, cur)
+	}
+	cycle := c.members[from:]
+	first := 0
+	for k, i := range cycle {
+		if i < cycle[first] {
+			first = k
+		}
+	}
+	slices.Reverse(cycle[:first])
+	slices.Reverse(cycle[first:])
+	slices.Reverse(cycle)
+	c.ends = append(c.ends, int32(len(c.members)))
+}
+
 // Cycles returns the parent cycles, each as its entries from the first one
 // in file order, in the order a scan of the entries from the first reaches
 // them. An entry whose parent is itself is a cycle of one: Pi never
 // finishes building its context.
-func (ix *Index) Cycles() [][]int {
+func (ix *Index) Cycles() *Cycles {
 	// Two bits per entry, not an int32: a walk from an entry stops at the
 	// first entry seen before; that entry is in a cycle found by this walk
 	// when it is seen and not yet done, for every earlier walk's entries
 	// are done when it ends.
 	seen, done := bitset.New(len(ix.parents)), bitset.New(len(ix.parents))
-	var out [][]int
+	out := &Cycles{}
 	for i := range ix.parents {
 		cur := int32(i)
 		for cur >= 0 && !seen.Has(int(cur)) {
@@ -166,7 +208,7 @@ func (ix *Index) Cycles() [][]int {
 			cur = ix.parents[cur]
 		}
 		if cur >= 0 && !done.Has(int(cur)) {
-			out = append(out, ix.loopFromFirst(cur))
+			out.add(ix, cur)
 		}
 		for cur = int32(i); cur >= 0 && !done.Has(int(cur)); cur = ix.parents[cur] {
 			done.Add(int(cur))
@@ -182,19 +224,6 @@ func (ix *Index) loop(start int32) []int {
 		members = append(members, int(cur))
 	}
 	return members
-}
-
-// loopFromFirst returns the entries of the cycle through start, from the
-// first one in file order.
-func (ix *Index) loopFromFirst(start int32) []int {
-	members := ix.loop(start)
-	first := 0
-	for k, c := range members {
-		if c < members[first] {
-			first = k
-		}
-	}
-	return append(members[first:], members[:first]...)
 }
 
 // Walk visits every node reachable from a root, depth first, children in

@@ -34,7 +34,7 @@ func TestProblems(t *testing.T) {
 		NoID:        []int{1},
 		Duplicates:  []Duplicate{{Entry: 10, Earlier: 0}},
 		BadParents:  []int{2, 3, 4},
-		Cycles:      [][]int{{5, 6}, {7}},
+		Cycles:      &Cycles{members: []int32{5, 6, 7}, ends: []int32{2, 3}},
 		ParentAfter: []int{1, 8, 9}, // 1's and 9's parent a is entry 10
 		MissingRefs: []int{11},
 	}
@@ -55,6 +55,21 @@ func TestProblems(t *testing.T) {
 	}
 	if _, ok := ix.LatestBefore(0, 0); ok {
 		t.Error("LatestBefore(0, 0) found an entry before the first")
+	}
+}
+
+// TestCyclesFromFirst: a cycle a walk enters in its middle is listed from
+// its first entry in file order, and At gives each cycle's entries.
+func TestCyclesFromFirst(t *testing.T) {
+	// t leads into the cycle p → r → q → p at r; s is its own parent.
+	ix := indexString(t, header+entry("t", "r")+entry("p", "r")+entry("q", "p")+entry("r", "q")+entry("s", "s"))
+	c := ix.Cycles()
+	var got [][]int
+	for k := range c.Len() {
+		got = append(got, c.At(k))
+	}
+	if want := [][]int{{1, 3, 2}, {4}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("cycles %v, want %v", got, want)
 	}
 }
 
@@ -122,7 +137,7 @@ func TestBuilderRepeatsAndNotNodes(t *testing.T) {
 	if d := ix.Duplicates(); !reflect.DeepEqual(d, []Duplicate{{Entry: 3, Earlier: 1, Repeat: true}}) {
 		t.Errorf("duplicates %+v", d)
 	}
-	if p := ix.Problems(); len(p.BadParents)+len(p.Cycles)+len(p.NoID)+len(p.ParentAfter) != 0 {
+	if p := ix.Problems(); len(p.BadParents)+p.Cycles.Len()+len(p.NoID)+len(p.ParentAfter) != 0 {
 		t.Errorf("problems %+v", p)
 	}
 	if leaves := ix.Leaves(); !reflect.DeepEqual(leaves, []int{2, 5}) {

@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/pitool/pitool/internal/bitset"
 )
@@ -111,9 +112,22 @@ func (ix *Index) Leaves() []int {
 	return leaves
 }
 
-// leafCount is len(ix.Leaves()) without the list: on a session of siblings
+// LeafCount is len(ix.Leaves()) without the list: on a session of siblings
 // every entry is a leaf, and the list cost 8 bytes each.
-func (ix *Index) leafCount() int { return ix.countLeaves(ix.hasChildBits()) }
+func (ix *Index) LeafCount() int { return ix.countLeaves(ix.hasChildBits()) }
+
+// eachLeaf yields the entries Leaves lists, in file order, from one bit per
+// entry instead of the list.
+func (ix *Index) eachLeaf() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		hasChild := ix.hasChildBits()
+		for i := range ix.parents {
+			if ix.isLeaf(hasChild, i) && !yield(i) {
+				return
+			}
+		}
+	}
+}
 
 // hasChildBits returns one bit per entry, set when another entry names it
 // as its parent (a self-parent is not its own child).

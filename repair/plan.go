@@ -228,8 +228,9 @@ func (pl *plan) linkParent(i int, e *entry, prev int, cyc map[int]bool) {
 
 func cycleMembers(ix *jsonl.Index) map[int]bool {
 	out := map[int]bool{}
-	for _, c := range ix.Cycles() {
-		for _, i := range c {
+	cycles := ix.Cycles()
+	for k := range cycles.Len() {
+		for _, i := range cycles.At(k) {
 			out[i] = true
 		}
 	}

@@ -144,7 +144,8 @@ func parentName(ix *jsonl.Index, i int) string {
 
 // checkLinks reports parent cycles and parents written after their child.
 func checkLinks(m *model, s *structure, p *jsonl.Problems, fs *findings) {
-	for _, c := range p.Cycles {
+	for k := range p.Cycles.Len() {
+		c := p.Cycles.At(k)
 		var names []string
 		for _, i := range c {
 			names = append(names, fmt.Sprintf("%s (line %d)", s.ix.ID(i), s.ix.LineNum(i)))

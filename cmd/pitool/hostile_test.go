@@ -76,7 +76,7 @@ type hostileShape struct {
 // every indexing command finishes within timePerEntry per entry and its peak
 // RSS grows by at most perEntryBound per entry. PITOOL_LONG=1 runs the
 // issue's sizes: 2,000,000 chained entries, 100,000 siblings, 5,000,000 tiny
-// entries.
+// entries, and 2,000,000 entries of which every other is its own parent.
 func TestHostileShapesBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads hostile sessions with every indexing command")
@@ -89,7 +89,7 @@ func TestHostileShapesBounded(t *testing.T) {
 		{shape: gen.ShapeSiblings, entries: 30_000, long: 100_000},
 		{shape: gen.ShapeTiny, entries: 60_000, long: 5_000_000},
 		{shape: gen.ShapeOddIDs, entries: 12_000, long: 400_000, extra: oddIDsExtra},
-		{shape: gen.ShapeSelfParent, entries: 12_000, long: 400_000, extra: map[string]int64{"validate": 300}},
+		{shape: gen.ShapeSelfParent, entries: 12_000, long: 2_000_000, extra: map[string]int64{"validate": 300}},
 		{shape: gen.ShapeLabels, entries: 10_001, long: 10_001, extra: smallFileExtra},
 	}
 	for _, sh := range shapes {
