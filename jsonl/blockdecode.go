@@ -163,7 +163,8 @@ func foldsToKey(keys []string, key []byte) bool {
 		}
 	}
 	for _, name := range keys {
-		if strings.EqualFold(string(key), name) {
+		// key and name are ASCII here, so folding keeps their lengths.
+		if len(name) == len(key) && strings.EqualFold(string(key), name) {
 			return true
 		}
 	}
