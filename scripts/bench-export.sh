@@ -17,6 +17,8 @@
 # Environment:
 #   RUNS=N         runs per tool (default 3)
 #   PITOOL=PATH    the pitool binary to time (default: built from this checkout)
+#   BEFORE=PATH    a second pitool binary (e.g. an earlier commit's), timed in the same run,
+#                  its runs alternating with PITOOL's, and shown as its own row
 #   PI_REF=PATH    the reference runner (default scripts/pi-ref, installed before the timing)
 #   NO_BROWSER=1   skip the Chromium measurement
 #
@@ -72,8 +74,23 @@ best() {
 	echo "$wall $cpu $rss"
 }
 
-note "pitool export html, $runs runs"
-best pitool "$tmp/pitool" export html "$session" -o "$tmp/pitool.html" >"$tmp/pitool.best"
+if [[ -n ${BEFORE:-} ]]; then
+	cp "$BEFORE" "$tmp/before" || die "cannot copy '$BEFORE'"
+	note "pitool export html and BEFORE's, $runs runs each, alternating"
+	saved_runs=$runs runs=1
+	for ((round = 1; round <= saved_runs; round++)); do
+		best before "$tmp/before" export html "$session" -o "$tmp/before.html" >>"$tmp/before.each"
+		best pitool "$tmp/pitool" export html "$session" -o "$tmp/pitool.html" >>"$tmp/pitool.each"
+	done
+	runs=$saved_runs
+	for name in before pitool; do # the best wall, its CPU, the highest RSS
+		sort -n "$tmp/$name.each" | awk 'NR == 1 { w = $1; c = $2 } $3 > r { r = $3 } END { print w, c, r }' >"$tmp/$name.best"
+	done
+	read -r bw bc br <"$tmp/before.best"
+else
+	note "pitool export html, $runs runs"
+	best pitool "$tmp/pitool" export html "$session" -o "$tmp/pitool.html" >"$tmp/pitool.best"
+fi
 read -r pw pc pr <"$tmp/pitool.best"
 note "pi-ref html, $runs runs"
 best pi-ref "$pi_ref" html "$session" "$tmp/pi-ref.html" >"$tmp/pi-ref.best"
@@ -96,6 +113,10 @@ echo "| tool | best wall s | its CPU s | peak RSS MB | wall speed | CPU speed |"
 echo "|---|---|---|---|---|---|"
 awk -v w="$pw" -v c="$pc" -v r="$pr" -v rw="$rw" -v rc="$rc" 'BEGIN {
 	printf "| pitool export html | %.2f | %.2f | %.0f | %.1f× pi-ref | %.1f× pi-ref |\n", w, c, r / 1024, rw / (w < 0.01 ? 0.01 : w), rc / (c < 0.01 ? 0.01 : c) }'
+if [[ -n ${BEFORE:-} ]]; then
+	awk -v w="$bw" -v c="$bc" -v r="$br" -v rw="$rw" -v rc="$rc" 'BEGIN {
+	printf "| BEFORE export html | %.2f | %.2f | %.0f | %.1f× pi-ref | %.1f× pi-ref |\n", w, c, r / 1024, rw / (w < 0.01 ? 0.01 : w), rc / (c < 0.01 ? 0.01 : c) }'
+fi
 awk -v w="$rw" -v c="$rc" -v r="$rr" 'BEGIN { printf "| pi-ref html | %.2f | %.2f | %.0f | 1× | 1× |\n", w, c, r / 1024 }'
 echo
 echo "pitool's page: $page_mb MB; first message painted in Chromium: $first (best of up to 5 loads)"
