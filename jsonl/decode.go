@@ -126,7 +126,7 @@ func (ix *Index) decode(i int, sub string) (*Entry, error) {
 		return nil, err
 	}
 	e := &Entry{N: i, Line: int(n.line), Offset: n.offset, Raw: raw, Type: n.typ, ID: ix.ID(i), Parent: ix.Parent(i)}
-	obj, end, err := parseObject(raw, skipSpace(raw, 0), sub, &e.msg, ix.knownLast(n, sub))
+	obj, end, err := parseObject(raw, skipSpace(raw, 0), sub, &e.msg, knownLast(n, sub))
 	if err == nil {
 		err = expectEnd(raw, end)
 	}
@@ -144,7 +144,7 @@ func (ix *Index) decode(i int, sub string) (*Entry, error) {
 // closes, as the index found when it checked the line, so DecodeOuter need
 // not walk it (the export's decoders then walked every message twice).
 // When sub asks for the message to be parsed, it is walked anyway.
-func (ix *Index) knownLast(n node, sub string) int {
+func knownLast(n node, sub string) int {
 	if n.plain && sub == "" {
 		return int(n.msgOff)
 	}

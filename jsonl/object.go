@@ -56,12 +56,11 @@ func parseObject(raw []byte, i int, sub string, subObj *Object, knownLast int) (
 			return o, i, err
 		}
 		vstart := skipSpace(raw, next)
-		vend, err := len(raw)-1, error(nil)
+		vend := len(raw) - 1 // where a value at knownLast ends
 		if vstart != knownLast {
-			vend, err = parseValue(raw, vstart, key == sub && sub != "", subObj)
-		}
-		if err != nil {
-			return o, i, err
+			if vend, err = parseValue(raw, vstart, key == sub && sub != "", subObj); err != nil {
+				return o, i, err
+			}
 		}
 		o.Keys, o.Vals = append(o.Keys, key), append(o.Vals, raw[vstart:vend])
 		if i = skipSpace(raw, vend); i < len(raw) && raw[i] == ',' {
