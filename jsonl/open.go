@@ -42,8 +42,8 @@ type Source struct {
 	Compression Compression // detected from the magic bytes
 	Size        int64       // size on disk, -1 for standard input
 
-	file   *os.File
-	spool  *os.File // temporary decompressed copy, removed on Close
+	at     io.ReaderAt // a plain file's bytes, read in place
+	spool  *os.File    // temporary decompressed copy, removed on Close
 	reader io.Reader
 	closer io.Closer
 	torn   bool // the compressed stream ended early
@@ -81,7 +81,21 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 		return nil, err
 	}
 	if s.Compression == Plain {
-		s.file = f
+		s.at = f
+	}
+	return s, nil
+}
+
+// OpenSection opens the bytes of r as the session file name: an in-place
+// edit reads the bytes it stamped this way, not what has been appended to
+// the file since. Closing the Source leaves r's file open.
+func OpenSection(name string, r *io.SectionReader) (*Source, error) {
+	s, err := newSource(name, io.NopCloser(io.NewSectionReader(r, 0, r.Size())), r.Size())
+	if err != nil {
+		return nil, err
+	}
+	if s.Compression == Plain {
+		s.at = r
 	}
 	return s, nil
 }
@@ -134,8 +148,8 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // directly; anything else is first spooled to a temporary file, which Close
 // removes. It must be called before Reader has been consumed.
 func (s *Source) ReaderAt() (io.ReaderAt, error) {
-	if s.file != nil {
-		return s.file, nil
+	if s.at != nil {
+		return s.at, nil
 	}
 	if s.spool != nil {
 		return s.spool, nil

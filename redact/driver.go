@@ -118,6 +118,12 @@ func (r *Redactor) redactFile(ctx context.Context, path string, stdin io.Reader,
 		return Stats{}, 0, err
 	}
 	defer src.Close()
+	return r.redactSource(ctx, src, out, comp, onFinding)
+}
+
+// redactSource is redactFile on an opened source.
+func (r *Redactor) redactSource(ctx context.Context, src *jsonl.Source, out io.Writer, comp jsonl.Compression, onFinding func(Finding)) (Stats, jsonl.Compression, error) {
+	path := src.Name
 	if out == nil {
 		st, err := r.Stream(ctx, src.Reader(), path, nil, onFinding)
 		st.Truncated = src.Truncated()
@@ -168,7 +174,7 @@ func (r *Redactor) ReplaceFile(ctx context.Context, path string, opts ReplaceOpt
 		return Stats{}, "", err
 	}
 	defer edit.Close()
-	st, err := r.RedactFile(ctx, path, nil, nil, onFinding)
+	st, _, err := r.redactStamped(ctx, edit, path, nil, onFinding)
 	if err != nil || !st.Changed() {
 		return st, "", err
 	}
@@ -177,11 +183,23 @@ func (r *Redactor) ReplaceFile(ctx context.Context, path string, opts ReplaceOpt
 		return err
 	}
 	res, err := edit.Commit(safefile.CommitOptions{Backup: opts.Backup, BackupMode: backupMode, Carry: carry}, func(w io.Writer) (int64, error) {
-		st, comp, err := r.redactFile(ctx, path, nil, w, keepCompression, nil)
+		st, comp, err := r.redactStamped(ctx, edit, path, w, nil)
 		if comp != jsonl.Plain {
 			return -1, err
 		}
 		return st.Bytes, err
 	})
 	return st, res.Backup, err
+}
+
+// redactStamped is redactFile on the bytes of path that edit stamped
+// (keeping their compression): lines appended after them are redacted as
+// Commit carries them.
+func (r *Redactor) redactStamped(ctx context.Context, edit *safefile.Edit, path string, out io.Writer, onFinding func(Finding)) (Stats, jsonl.Compression, error) {
+	src, err := jsonl.OpenSection(path, edit.Snapshot())
+	if err != nil {
+		return Stats{}, 0, err
+	}
+	defer src.Close()
+	return r.redactSource(ctx, src, out, keepCompression, onFinding)
 }

@@ -70,7 +70,7 @@ func RepairFile(ctx context.Context, path string, stdin io.Reader, opts Options)
 		defer unlock()
 		edit = e
 	}
-	src, err := jsonl.Open(path, stdin)
+	src, err := openSource(path, stdin, edit)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +162,15 @@ func guard(path string, opts Options) (*safefile.Edit, func() error, error) {
 	}
 	unlock, err := safefile.Lock(path)
 	return nil, unlock, err
+}
+
+// openSource opens what is repaired: in place, the bytes the edit stamped
+// (the lines appended after them are carried by its Commit).
+func openSource(path string, stdin io.Reader, edit *safefile.Edit) (*jsonl.Source, error) {
+	if edit != nil {
+		return jsonl.OpenSection(path, edit.Snapshot())
+	}
+	return jsonl.Open(path, stdin)
 }
 
 func planSource(ctx context.Context, src *jsonl.Source, path string, opts Options) (*plan, error) {

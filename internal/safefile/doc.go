@@ -22,10 +22,16 @@
 //     folder, takes the file's advisory lock (flock, which
 //     excludes other pitool processes, not Pi) and stamps the file: size,
 //     modification time, device and inode, and a SHA-256 of its first and
-//     last 64 KiB. It keeps the file open.
-//  2. The caller reads the file and Commit has it write the new content to a
-//     temporary file, which reports how many bytes of the old file that
-//     content accounts for (its basis).
+//     last 64 KiB. A file modified within the last second is stamped once
+//     its last line is whole (waiting up to 50 ms): Linux lets a reader see
+//     an append half done. The stamp stands if, right after, the file is
+//     still the same inode, no shorter, with the same ends; lines appended
+//     meanwhile come after the stamped bytes and are carried. It keeps the
+//     file open.
+//  2. The caller reads the stamped bytes (Snapshot, through the kept
+//     descriptor, never what was appended after them) and Commit has it
+//     write the new content to a temporary file, which reports how many
+//     bytes of the old file that content accounts for (its basis).
 //  3. Right before the rename Commit rechecks the file. If it only grew, and
 //     the grown part starts at a line boundary and is whole lines, the grown
 //     bytes are carried to the end of the new content (verbatim, or through

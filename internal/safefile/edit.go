@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,10 @@ const syncRounds = 3
 // afterSync runs right after each sync of the temporary file; tests use it
 // to append to the old file while the new one is synced.
 var afterSync = func() {}
+
+// afterStamp runs right after Begin stamps the file; tests use it to
+// append to the file before the stamp is checked.
+var afterStamp = func() {}
 
 // Edit is an in-place rewrite of one file, from Begin to Close.
 type Edit struct {
@@ -76,7 +81,10 @@ func Begin(path string) (*Edit, error) {
 	return nil, fmt.Errorf("%s: %w", path, ErrChanged)
 }
 
-// begin opens and locks target; nil, nil means it was replaced meanwhile.
+// begin opens and locks target and stamps it; nil, nil means it was
+// replaced meanwhile. Lines Pi appends while the stamp is taken are no
+// reason to try again: they come after the stamped bytes, which is what
+// Commit carries.
 func begin(target string) (*Edit, error) {
 	if err := checkRegular(target); err != nil {
 		return nil, err
@@ -98,16 +106,61 @@ func begin(target string) (*Edit, error) {
 		return nil, err
 	}
 	e := &Edit{Path: target, old: f, unlock: unlock}
-	if info, err = f.Stat(); err == nil {
-		e.stamp, e.own = stampOf(info), ownerOf(info)
-		e.stamp.ends, err = hashEnds(f, e.stamp.Size)
+	if err = e.takeStamp(); err == nil {
+		afterStamp()
+		_, err = e.recheck()
 	}
-	if err == nil && e.stamp.Check(target) == nil {
+	if err == nil {
 		return e, nil
 	}
 	e.Close()
+	if errors.Is(err, ErrChanged) {
+		return nil, nil
+	}
 	return nil, err
 }
+
+// takeStamp stamps the open file once its last line is whole (see
+// settledInfo) and hashes the ends of the stamped bytes.
+func (e *Edit) takeStamp() error {
+	info, err := e.settledInfo()
+	if err != nil {
+		return err
+	}
+	e.stamp, e.own = stampOf(info), ownerOf(info)
+	e.stamp.ends, err = hashEnds(e.old, e.stamp.Size)
+	return err
+}
+
+// lineSettle is how long takeStamp waits for the last line of a file
+// modified within the last second to be completed. Linux lets a reader see
+// an append that crosses a page boundary half done, so a file Pi is
+// writing can end in the first half of a line for a moment; the stamp must
+// not end there, since what follows it is carried as whole lines. A last
+// line that stays incomplete (a crash's) is stamped as it is.
+const lineSettle = 50 * time.Millisecond
+
+// settledInfo returns the open file's info once it ends with a newline, is
+// empty, was last modified over a second ago, or lineSettle has passed.
+func (e *Edit) settledInfo() (os.FileInfo, error) {
+	deadline := time.Now().Add(lineSettle)
+	for {
+		info, err := e.old.Stat()
+		if err != nil || info.Size() == 0 || time.Since(info.ModTime()) > time.Second || time.Now().After(deadline) {
+			return info, err
+		}
+		var last [1]byte
+		if _, err := e.old.ReadAt(last[:], info.Size()-1); err != nil || last[0] == '\n' {
+			return info, err
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Snapshot returns the bytes of the file Begin stamped, read through the
+// descriptor it keeps: what the new content is made from. Bytes appended
+// after them are Commit's to carry. Each call returns a new reader.
+func (e *Edit) Snapshot() *io.SectionReader { return io.NewSectionReader(e.old, 0, e.stamp.Size) }
 
 // Stamp returns the file's stamp at Begin.
 func (e *Edit) Stamp() Stamp { return e.stamp }

@@ -403,3 +403,51 @@ func TestResolveStopsAtDescriptorPaths(t *testing.T) {
 		t.Error("/dev/shm/x.jsonl taken for a descriptor")
 	}
 }
+
+func TestBeginKeepsItsStampWhenLinesAreAppendedMeanwhile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	mustWrite(t, path, "a\nb\n", 0o600)
+	afterStamp = func() { appendTo(t, path, "c\n") }
+	defer func() { afterStamp = func() {} }()
+	e := beginT(t, path)
+	snap, err := io.ReadAll(e.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Stamp().Size != 4 || string(snap) != "a\nb\n" {
+		t.Fatalf("stamp %d bytes, snapshot %q; want the 4 bytes before the append", e.Stamp().Size, snap)
+	}
+	afterStamp = func() {}
+	res, err := e.Commit(CommitOptions{}, content("A\nB\n", 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "A\nB\nc\n" || res.Carried != 2 {
+		t.Errorf("file %q, carried %d", got, res.Carried)
+	}
+}
+
+func TestBeginStampsOnceTheLastLineIsWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	mustWrite(t, path, "a\nhal", 0o600)
+	go func() { time.Sleep(10 * time.Millisecond); appendTo(t, path, "f\n") }()
+	e := beginT(t, path)
+	snap, _ := io.ReadAll(e.Snapshot())
+	if string(snap) != "a\nhalf\n" {
+		t.Errorf("snapshot %q, want the completed line", snap)
+	}
+}
+
+func TestBeginStampsALastLineThatStaysIncomplete(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	mustWrite(t, path, "a\ntorn", 0o600)
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	e := beginT(t, path)
+	if e.Stamp().Size != 6 || time.Since(start) >= lineSettle {
+		t.Errorf("stamp %d bytes after %v; want 6 bytes at once for a file left alone", e.Stamp().Size, time.Since(start))
+	}
+}
