@@ -22,9 +22,12 @@ type listedFile struct {
 	isDir   bool
 }
 
-// openListed opens path for reading and stats it.
+// openListed opens path for reading, without waiting (see openFile), and
+// stats it; a FIFO, device or socket is refused as not a session.
 func openListed(path string) (*listedFile, error) {
-	fd, err := retryEINTR(func() (int, error) { return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0) })
+	fd, err := retryEINTR(func() (int, error) {
+		return syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	})
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -32,6 +35,10 @@ func openListed(path string) (*listedFile, error) {
 	if err := syscall.Fstat(fd, &st); err != nil {
 		syscall.Close(fd)
 		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if mode := fileMode(st.Mode); mode&(os.ModeNamedPipe|os.ModeSocket|os.ModeDevice) != 0 {
+		syscall.Close(fd)
+		return nil, notRegular(path, mode)
 	}
 	return &listedFile{
 		fd: fd, path: path, size: st.Size,
@@ -68,4 +75,21 @@ func retryEINTR(call func() (int, error)) (int, error) {
 			return n, err
 		}
 	}
+}
+
+// fileMode is the type bits of a stat mode as an os.FileMode.
+func fileMode(m uint32) os.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFIFO:
+		return os.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return os.ModeSocket
+	case syscall.S_IFCHR:
+		return os.ModeDevice | os.ModeCharDevice
+	case syscall.S_IFBLK:
+		return os.ModeDevice
+	case syscall.S_IFDIR:
+		return os.ModeDir
+	}
+	return 0
 }

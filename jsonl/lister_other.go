@@ -17,13 +17,8 @@ type listedFile struct {
 
 // openListed opens path for reading and stats it.
 func openListed(path string) (*listedFile, error) {
-	f, err := os.Open(path)
+	f, st, err := openFile(path)
 	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	return &listedFile{File: f, size: st.Size(), modTime: st.ModTime(), isDir: st.IsDir()}, nil

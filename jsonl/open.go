@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -62,18 +63,9 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 	if name == StdinName {
 		return newSource(name, io.NopCloser(stdin), -1)
 	}
-	f, err := os.Open(name)
+	f, info, err := openFile(name)
 	if err != nil {
 		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if info.IsDir() {
-		f.Close()
-		return nil, &PosError{File: name, Err: fmt.Errorf("is a directory")}
 	}
 	s, err := newSource(name, f, info.Size())
 	if err != nil {
@@ -84,6 +76,32 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 		s.at = f
 	}
 	return s, nil
+}
+
+// openFile opens name for reading without waiting (a FIFO swapped in for a
+// file since a folder was searched would block an open for ever) and checks
+// what it opened: a folder is an error; a FIFO, device or socket is not a
+// session (*NotSessionError), unless name is a descriptor path the user
+// passed (process substitution), which is then read as it comes (the
+// runtime's poller waits for its writer).
+func openFile(name string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	switch {
+	case err != nil:
+	case info.IsDir():
+		err = &PosError{File: name, Err: fmt.Errorf("is a directory")}
+	case !info.Mode().IsRegular() && !IsDescriptorPath(name):
+		err = notRegular(name, info.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
 }
 
 // OpenSection opens the bytes of r as the session file name: an in-place

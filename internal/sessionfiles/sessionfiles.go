@@ -50,19 +50,6 @@ func (f File) NotRegular() *jsonl.NotSessionError {
 	return &jsonl.NotSessionError{File: f.Path, Reason: f.Special + ", not a regular file"}
 }
 
-// specialKind names a mode that is neither a folder nor a regular file.
-func specialKind(mode os.FileMode) string {
-	switch {
-	case mode&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case mode&os.ModeSocket != 0:
-		return "a socket"
-	case mode&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}
-
 // Expand turns paths (files, folders and "-") into session files, folders
 // searched recursively and sorted, in the order given. Symlinked folders and
 // files are followed; a folder reached twice (a symlink loop, or two links to
@@ -207,7 +194,7 @@ func (w *walker) leaf(path, name string, mode os.FileMode, outside bool) error {
 	case mode.IsRegular() && (w.match.Name(name) || w.match.Sniff != nil && w.match.Sniff(path)):
 		return w.file(path, outside)
 	case !mode.IsRegular() && w.match.Name(name):
-		w.out = append(w.out, File{Path: path, Outside: outside, Special: specialKind(mode)})
+		w.out = append(w.out, File{Path: path, Outside: outside, Special: jsonl.SpecialKind(mode)})
 	}
 	return nil
 }
