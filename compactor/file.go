@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/pitool/pitool/internal/safefile"
@@ -260,11 +259,15 @@ func unwritable(s *session) string {
 // framingProblem checks the bytes Pi's appends depend on: no byte-order mark
 // (Pi cannot open such a file), LF line ends, and a final newline.
 func framingProblem(file string, size int64) string {
-	f, err := os.Open(file)
+	src, err := jsonl.Open(file, nil) // never waits on a FIFO swapped in
 	if err != nil {
 		return err.Error()
 	}
-	defer f.Close()
+	defer src.Close()
+	f, err := src.ReaderAt()
+	if err != nil {
+		return err.Error()
+	}
 	var head [3]byte
 	var tail [2]byte
 	n, _ := f.ReadAt(head[:], 0)
