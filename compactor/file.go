@@ -147,16 +147,15 @@ func (o Outcome) fail(err error) Outcome {
 }
 
 func readSession(file, leafID string, stdin io.Reader) (*session, error) {
-	var stamp safefile.Stamp
-	if file != "-" {
-		var err error
-		if stamp, err = safefile.StatStamp(file); err != nil {
-			return nil, err
-		}
-	}
 	src, err := jsonl.Open(file, stdin)
 	if err != nil {
 		return nil, err
+	}
+	var stamp safefile.Stamp
+	if src.Info != nil {
+		// the stamp of the file read, not of what the name holds later:
+		// AppendLine appends only to this inode
+		stamp = safefile.InfoStamp(src.Info)
 	}
 	ix, err := jsonl.BuildIndex(src)
 	if err == nil && !ix.HasHeader {

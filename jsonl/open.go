@@ -42,6 +42,10 @@ type Source struct {
 	Name        string      // as given by the user
 	Compression Compression // detected from the magic bytes
 	Size        int64       // size on disk, -1 for standard input
+	// Info is what the opened file was (fstat of its descriptor), nil for
+	// standard input and sections: a writer that must change the very file
+	// that was read compares it with what it finds at the name.
+	Info os.FileInfo
 
 	at     io.ReaderAt // a plain file's bytes, read in place
 	spool  *os.File    // temporary decompressed copy, removed on Close
@@ -72,6 +76,7 @@ func Open(name string, stdin io.Reader) (*Source, error) {
 		f.Close()
 		return nil, err
 	}
+	s.Info = info
 	if s.Compression == Plain {
 		s.at = f
 	}

@@ -42,6 +42,10 @@ func StatStamp(path string) (Stamp, error) {
 	return stampOf(info), nil
 }
 
+// InfoStamp returns the stamp of the file info describes: the stamp of an
+// opened descriptor (fstat), which binds a later write to the file read.
+func InfoStamp(info os.FileInfo) Stamp { return stampOf(info) }
+
 func stampOf(info os.FileInfo) Stamp {
 	s := Stamp{Size: info.Size(), ModTime: info.ModTime()}
 	if st, ok := info.Sys().(*syscall.Stat_t); ok {
