@@ -26,17 +26,13 @@ func ownerOf(info os.FileInfo) owner {
 	return o
 }
 
-// newOwner is what a new file in dir gets: mode 0600 and, when pitool runs
-// as root in a folder someone else owns, that folder's owner and group.
-func newOwner(dir string) owner {
+// newOwner is what a new file in the folder dirInfo describes gets: mode
+// 0600 and, when pitool runs as root in a folder someone else owns, that
+// folder's owner and group.
+func newOwner(dirInfo os.FileInfo) owner {
 	o := owner{uid: -1, gid: -1, mode: newFileMode}
-	if os.Geteuid() != 0 {
-		return o
-	}
-	if info, err := os.Stat(dir); err == nil {
-		if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
-			o.uid, o.gid = int(st.Uid), int(st.Gid)
-		}
+	if d := ownerOf(dirInfo); os.Geteuid() == 0 && d.uid > 0 {
+		o.uid, o.gid = d.uid, d.gid
 	}
 	return o
 }
@@ -71,7 +67,11 @@ func MkdirAll(path string) error {
 	if err := os.MkdirAll(path, newDirMode); err != nil {
 		return err
 	}
-	own := newOwner(base)
+	baseInfo, err := os.Stat(base)
+	if err != nil {
+		return err
+	}
+	own := newOwner(baseInfo)
 	if own.uid < 0 {
 		return nil
 	}
