@@ -28,6 +28,15 @@ func openDir(path string) (*dir, error) {
 	return &dir{f: os.NewFile(uintptr(fd), path), path: path}, nil
 }
 
+// openSub opens the folder name in d, never through a symlink.
+func (d *dir) openSub(name string) (*dir, error) {
+	fd, err := unix.Openat(d.fd(), name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open folder", Path: d.join(name), Err: err}
+	}
+	return &dir{f: os.NewFile(uintptr(fd), d.join(name)), path: d.join(name)}, nil
+}
+
 func (d *dir) fd() int { return int(d.f.Fd()) }
 
 // Close closes the folder's descriptor.

@@ -1,10 +1,13 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // newFileMode is the mode of every new file pitool writes: sessions hold
@@ -61,23 +64,36 @@ const newDirMode = 0o700
 // MkdirAll makes path and any missing parents, mode 0700. When pitool runs
 // as root, each folder it makes gets the owner and group of the nearest
 // folder that already existed, so that a clone or redacted copy made by root
-// in a user's tree leaves a folder the user's own Pi can write into.
+// in a user's tree leaves a folder the user's own Pi can write into. Each
+// folder is made in its parent's descriptor (mkdirat), opened without
+// following a link and given its owner through that descriptor (fchown).
 func MkdirAll(path string) error {
 	missing, base := missingDirs(filepath.Clean(path))
-	if err := os.MkdirAll(path, newDirMode); err != nil {
+	d, err := openDir(base)
+	if err != nil {
 		return err
 	}
-	baseInfo, err := os.Stat(base)
+	defer func() { d.Close() }()
+	baseInfo, err := d.f.Stat()
 	if err != nil {
 		return err
 	}
 	own := newOwner(baseInfo)
-	if own.uid < 0 {
-		return nil
-	}
-	for _, d := range missing {
-		if err := os.Lchown(d, own.uid, own.gid); err != nil {
-			return fmt.Errorf("give %s to its folder's owner: %w", d, err)
+	for _, m := range missing {
+		made := unix.Mkdirat(d.fd(), filepath.Base(m), newDirMode)
+		if made != nil && !errors.Is(made, unix.EEXIST) {
+			return &os.PathError{Op: "mkdir", Path: m, Err: made}
+		}
+		sub, err := d.openSub(filepath.Base(m))
+		if err != nil {
+			return err
+		}
+		d.Close()
+		d = sub
+		if made == nil && own.uid >= 0 {
+			if err := unix.Fchown(d.fd(), own.uid, own.gid); err != nil {
+				return fmt.Errorf("give %s to its folder's owner: %w", m, err)
+			}
 		}
 	}
 	return nil
