@@ -80,7 +80,7 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 // O_APPEND cleared (Linux appends a pwrite on an O_APPEND descriptor).
 func withdraw(f *os.File, path string, at int64, n int) error {
 	fd := int(f.Fd())
-	err := setFlag(fd, unix.O_APPEND, false)
+	err := clearFlag(fd, path, unix.O_APPEND)
 	if err == nil {
 		var wrote int
 		wrote, err = unix.Pwrite(fd, append(bytes.Repeat([]byte{' '}, n-1), '\n'), at)

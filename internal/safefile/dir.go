@@ -68,7 +68,7 @@ func openRegularAt(dirfd int, name, path string, flag int) (*os.File, error) {
 		err = fmt.Errorf("%s: %w", path, ErrNotRegular)
 	}
 	if err == nil {
-		err = setFlag(fd, unix.O_NONBLOCK, false)
+		err = clearFlag(fd, path, unix.O_NONBLOCK)
 	}
 	if err != nil {
 		unix.Close(fd)
@@ -85,19 +85,15 @@ func OpenRegular(path string) (*os.File, error) {
 	return openRegularAt(unix.AT_FDCWD, path, path, unix.O_RDONLY|unix.O_NOFOLLOW)
 }
 
-// setFlag sets or clears a file status flag (O_NONBLOCK, O_APPEND) of fd.
-func setFlag(fd, flag int, on bool) error {
+// clearFlag clears a file status flag (O_NONBLOCK, O_APPEND) of fd, the
+// descriptor of path.
+func clearFlag(fd int, path string, flag int) error {
 	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 	if err == nil {
-		if on {
-			flags |= flag
-		} else {
-			flags &^= flag
-		}
-		_, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, flags)
+		_, err = unix.FcntlInt(uintptr(fd), unix.F_SETFL, flags&^flag)
 	}
 	if err != nil {
-		return fmt.Errorf("set the flags of a descriptor: %w", err)
+		return fmt.Errorf("clear the flags of %s: %w", path, err)
 	}
 	return nil
 }

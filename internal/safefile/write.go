@@ -150,7 +150,7 @@ func writeDirect(d *dir, name string, info os.FileInfo, write func(io.Writer) er
 		err = fmt.Errorf("%s: replaced while it was opened: %w", path, ErrChanged)
 	}
 	if err == nil {
-		err = setFlag(fd, unix.O_NONBLOCK, false)
+		err = clearFlag(fd, path, unix.O_NONBLOCK)
 	}
 	if err != nil {
 		f.Close()
