@@ -17,23 +17,14 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// endsInNewline reports whether a plain file is empty or ends in '\n'
-// (compressed files are checked by their decompressed lines instead).
-func endsInNewline(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
+// endsInNewline reports whether the open file f is empty or ends in '\n'.
+func endsInNewline(f *os.File) bool {
 	info, err := f.Stat()
 	if err != nil || info.Size() == 0 {
 		return err == nil
 	}
-	var b [4]byte
-	if _, err := f.ReadAt(b[:], 0); err == nil && (bytes.HasPrefix(b[:], []byte{0x1f, 0x8b}) || bytes.Equal(b[:], []byte{0x28, 0xb5, 0x2f, 0xfd})) {
-		return true
-	}
-	_, err = f.ReadAt(b[:1], info.Size()-1)
+	var b [1]byte
+	_, err = f.ReadAt(b[:], info.Size()-1)
 	return err == nil && b[0] == '\n'
 }
 
@@ -47,18 +38,35 @@ func idleFor(path string) (time.Duration, error) {
 }
 
 // archivable reports whether path is a plain session file (not yet
-// compressed): a regular file itself, not a symlink (archiving through one
-// would leave it dangling), checked before it is opened (a FIFO blocks).
+// compressed) whose last line is whole: a regular file itself, not a
+// symlink (archiving through one would leave it dangling). It is opened
+// without following a link or blocking on a FIFO.
 func archivable(path string) bool {
-	info, err := os.Lstat(path)
-	if err != nil || !info.Mode().IsRegular() {
+	if !strings.HasSuffix(path, ".jsonl") {
 		return false
 	}
-	return strings.HasSuffix(path, ".jsonl") && endsInNewline(path) && !isCompressed(path)
+	f, err := safefile.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return endsInNewline(f) && !compressed(f)
 }
 
+// isCompressed reports whether path is a regular file holding a compressed
+// stream (gzip or zstd, by its magic bytes).
 func isCompressed(path string) bool {
-	src, err := jsonl.Open(path, nil)
+	f, err := safefile.OpenRegular(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return compressed(f)
+}
+
+// compressed reports whether the open file f holds a compressed stream.
+func compressed(f *os.File) bool {
+	src, err := openSource(f)
 	if err != nil {
 		return false
 	}
@@ -66,49 +74,60 @@ func isCompressed(path string) bool {
 	return src.Compression != jsonl.Plain
 }
 
+// openSource reads the open file f as a session file (its bytes as they
+// are now), never opening it again by name.
+func openSource(f *os.File) (*jsonl.Source, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return jsonl.OpenSection(f.Name(), io.NewSectionReader(f, 0, info.Size()))
+}
+
 // archive compresses path to path+".zst" (with path's owner, group and
 // mode, and read back to check it), then removes path, all under path's lock
-// and only if path did not change meanwhile. The archive is removed again
-// whenever path stays.
+// and only if path did not change meanwhile. path itself must be the file
+// (a symlink is refused), and everything after Begin goes through the
+// folder it opened: the archive is created there, never over anything nor
+// through a link, from the bytes Begin stamped, and only the inode Begin
+// stamped is removed. The archive is removed again whenever path stays.
 func archive(path string) (string, error) {
 	dst := path + ".zst"
-	edit, err := safefile.Begin(path)
+	edit, err := safefile.BeginNoFollow(path)
 	if err != nil {
 		return "", err
 	}
 	defer edit.Close()
-	sum, err := writeZstd(path, dst)
+	name := filepath.Base(dst)
+	sum, err := writeZstd(edit, name)
 	if errors.Is(err, fs.ErrExist) {
 		return "", fmt.Errorf("%s: archive %s already exists", path, dst)
 	}
+	created := err == nil
 	if err == nil {
-		err = verifyArchive(dst, sum)
+		err = verifyBeside(edit, name, sum)
 	}
 	if err == nil {
 		err = edit.Remove()
 	}
-	if _, statErr := os.Lstat(path); err != nil && statErr == nil {
-		os.Remove(dst)
+	if err != nil && created && edit.Present() {
+		edit.RemoveBeside(name)
 	}
 	return dst, err
 }
 
-// writeZstd compresses src into a new file dst and returns the SHA-256 of src.
-func writeZstd(src, dst string) ([]byte, error) {
-	in, err := os.Open(src)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
+// writeZstd compresses the bytes edit stamped into a new file name beside
+// it and returns their SHA-256.
+func writeZstd(edit *safefile.Edit, name string) ([]byte, error) {
 	h := sha256.New()
-	err = safefile.WriteFile(dst, safefile.Options{Like: src, NoClobber: true}, func(w io.Writer) error {
+	err := edit.CreateBeside(name, func(w io.Writer) error {
 		enc, err := zstd.NewWriter(w)
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(enc, io.TeeReader(in, h)); err != nil {
+		if _, err := io.Copy(enc, io.TeeReader(edit.Snapshot(), h)); err != nil {
 			enc.Close()
-			return fmt.Errorf("compress %s: %w", src, err)
+			return fmt.Errorf("compress %s: %w", edit.Path, err)
 		}
 		return enc.Close()
 	})
@@ -117,21 +136,39 @@ func writeZstd(src, dst string) ([]byte, error) {
 
 var errArchiveMismatch = errors.New("archive does not decompress to the original bytes")
 
-// verifyArchive reads dst back through pitool's reader and compares its SHA-256.
+// verifyArchive reads dst back through pitool's reader and compares its
+// SHA-256 (dst is opened without following a link or blocking on a FIFO).
 func verifyArchive(dst string, want []byte) error {
-	src, err := jsonl.Open(dst, nil)
+	f, err := safefile.OpenRegular(dst)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return verifyOpen(f, want)
+}
+
+// verifyBeside is verifyArchive for the file name in edit's folder.
+func verifyBeside(edit *safefile.Edit, name string, want []byte) error {
+	f, err := edit.OpenBeside(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return verifyOpen(f, want)
+}
+
+// verifyOpen decompresses the open file f and compares the SHA-256 of its bytes.
+func verifyOpen(f *os.File, want []byte) error {
+	src, err := openSource(f)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, src.Reader()); err != nil {
-		return fmt.Errorf("read back %s: %w", dst, err)
+	got, err := sumOf(src.Reader(), f.Name())
+	if err == nil && !bytes.Equal(got, want) {
+		err = fmt.Errorf("%s: %w", f.Name(), errArchiveMismatch)
 	}
-	if !bytes.Equal(h.Sum(nil), want) {
-		return fmt.Errorf("%s: %w", dst, errArchiveMismatch)
-	}
-	return nil
+	return err
 }
 
 // actRolledBack is the action of a file whose interrupted archive was undone.
@@ -179,32 +216,42 @@ func recoverInterrupted(r fileReport, path string, dryRun bool) (fileReport, boo
 }
 
 // finishArchive removes path when dst decompresses to exactly its bytes
-// (completed is true), and otherwise removes dst, under path's lock.
+// (completed is true), and otherwise removes dst, under path's lock. As in
+// archive, path itself must be the file and dst is read and removed
+// through the folder Begin opened (a symlink at dst is removed, never
+// followed).
 func finishArchive(path, dst string) (completed bool, err error) {
-	edit, err := safefile.Begin(path)
+	edit, err := safefile.BeginNoFollow(path)
 	if err != nil {
 		return false, err
 	}
 	defer edit.Close()
-	sum, err := fileSum(path)
+	sum, err := sumOf(edit.Snapshot(), path)
 	if err != nil {
 		return false, err
 	}
-	if verifyArchive(dst, sum) != nil {
-		return false, os.Remove(dst)
+	name := filepath.Base(dst)
+	if verifyBeside(edit, name, sum) != nil {
+		return false, edit.RemoveBeside(name)
 	}
 	return true, edit.Remove()
 }
 
-// fileSum returns the SHA-256 of a file's bytes.
+// fileSum returns the SHA-256 of a file's bytes; path must be a regular
+// file, not a symlink (it is never followed, and a FIFO never blocks).
 func fileSum(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	return sumOf(f, path)
+}
+
+// sumOf returns the SHA-256 of what r reads; path names it in messages.
+func sumOf(r io.Reader, path string) ([]byte, error) {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, r); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	return h.Sum(nil), nil

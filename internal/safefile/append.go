@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // AppendLine appends one complete line to path under its lock, after checking
@@ -13,6 +15,10 @@ import (
 // call and synced, so a crash leaves the file either untouched or with the
 // whole line (a torn write is truncated away before returning an error).
 // Nothing is replaced: the file keeps its inode, owner and mode.
+//
+// The path is resolved once (see WriteFile); the file is then opened in its
+// folder without following a link or blocking on a FIFO, locked, and
+// checked through that descriptor, which is the one written.
 //
 // Pi takes no lock, so it may append between the check and the write. The
 // line then lands after Pi's, and since Pi's active leaf is the last entry
@@ -22,20 +28,31 @@ import (
 // writes, with spaces (a blank line, which Pi's loader skips and pitool
 // repair removes) and returns ErrChanged.
 func AppendLine(path string, expect Stamp, line []byte) error {
-	CleanFolder(filepath.Dir(path))
-	unlock, err := Lock(path)
+	target, err := resolve(path)
 	if err != nil {
 		return err
 	}
-	defer unlock()
-	if err := expect.Check(path); err != nil {
+	CleanFolder(filepath.Dir(target))
+	d, err := openDir(filepath.Dir(target))
+	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	defer d.Close()
+	f, err := d.openRegular(filepath.Base(target), unix.O_WRONLY|unix.O_APPEND)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	if err := lockFile(f); err != nil {
+		return err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := expect.checkNow(stampOf(info), path); err != nil {
+		return err
+	}
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line = append(line, '\n')
 	}
@@ -46,7 +63,7 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 	}
 	end, err := f.Seek(0, io.SeekCurrent)
 	if err == nil && end-int64(len(line)) != expect.Size {
-		err = withdraw(path, end-int64(len(line)), len(line))
+		err = withdraw(f, path, end-int64(len(line)), len(line))
 	}
 	if err == nil {
 		err = syncFile(f)
@@ -57,18 +74,22 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 	return f.Close()
 }
 
-// withdraw blanks the line of n bytes pitool appended at offset at (spaces,
-// then its newline), after lines someone else appended meanwhile.
-func withdraw(path string, at int64, n int) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+// withdraw blanks the line of n bytes pitool appended to f at offset at
+// (spaces, then its newline), after lines someone else appended meanwhile.
+// It writes through f, the descriptor the line was appended through, with
+// O_APPEND cleared (Linux appends a pwrite on an O_APPEND descriptor).
+func withdraw(f *os.File, path string, at int64, n int) error {
+	fd := int(f.Fd())
+	err := clearFlag(fd, path, unix.O_APPEND)
 	if err == nil {
-		_, err = f.WriteAt(append(bytes.Repeat([]byte{' '}, n-1), '\n'), at)
-		if err == nil {
-			err = syncFile(f)
+		var wrote int
+		wrote, err = unix.Pwrite(fd, append(bytes.Repeat([]byte{' '}, n-1), '\n'), at)
+		if err == nil && wrote < n {
+			err = io.ErrShortWrite
 		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	}
+	if err == nil {
+		err = syncFile(f)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: appended to while a line was added at byte %d, and that line could not be withdrawn (blank it by hand: it is off Pi's branch): %w", path, at, err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 )
 
@@ -15,10 +14,12 @@ const maxCarry = 256 << 20
 // linePoll is how often an incomplete appended line is looked at again.
 const linePoll = 20 * time.Millisecond
 
-// recheck checks that the file is still the inode of the stamp, did not
-// shrink, and that its first and last stamped bytes are unchanged.
+// recheck checks that the file's name in its folder (looked up through the
+// folder's descriptor, a symlink not followed) still holds the inode of the
+// stamp, that it did not shrink, and that its first and last stamped bytes
+// are unchanged.
 func (e *Edit) recheck() (Stamp, error) {
-	info, err := os.Stat(e.Path)
+	info, err := e.dir.lstat(e.name)
 	if err != nil {
 		return Stamp{}, err
 	}
@@ -131,7 +132,11 @@ const (
 // carryLate appends to the new file what was appended to the old one
 // between the last recheck (which saw end bytes) and the rename, and then
 // what lands in the old one until it has stayed unchanged for lateQuiet.
-func (e *Edit) carryLate(end int64, opts CommitOptions) (int64, error) {
+// The old file is read through the descriptor kept since Begin, and the
+// new one, next, written through the temporary file's, opened with
+// O_APPEND: neither is ever opened again by name, which may by now be a
+// symlink to another file.
+func (e *Edit) carryLate(end int64, next *os.File, opts CommitOptions) (int64, error) {
 	seen := max(end, e.stamp.Size)
 	var carried int64
 	quietSince, deadline := time.Now(), time.Now().Add(lateMax)
@@ -147,7 +152,7 @@ func (e *Edit) carryLate(end int64, opts CommitOptions) (int64, error) {
 			var buf bytes.Buffer
 			n, err := e.carryFrom(&buf, seen, info.Size(), opts.Carry)
 			if err == nil {
-				err = appendSynced(e.Path, buf.Bytes())
+				err = appendSynced(next, e.Path, buf.Bytes())
 			}
 			if err != nil {
 				return carried, err
@@ -161,49 +166,14 @@ func (e *Edit) carryLate(end int64, opts CommitOptions) (int64, error) {
 	}
 }
 
-// appendSynced appends b to path with one write and syncs it.
-func appendSynced(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
+// appendSynced appends b to the file f (open with O_APPEND), which path
+// names in messages, with one write, and syncs it.
+func appendSynced(f *os.File, path string, b []byte) error {
 	if _, err := writerOf(f).Write(b); err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
 	if err := syncFile(f); err != nil {
 		return fmt.Errorf("sync %s: %w", path, err)
 	}
-	return f.Close()
-}
-
-// Remove removes the file (an archive replaced it), after checking that it
-// did not change since Begin. Bytes appended during the removal put the old
-// file back (never over a new one) and return ErrChanged.
-func (e *Edit) Remove() error {
-	now, err := e.recheck()
-	if err == nil && (now.Size != e.stamp.Size || !now.ModTime.Equal(e.stamp.ModTime)) {
-		err = fmt.Errorf("%s: %w", e.Path, ErrChanged)
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.Remove(e.Path); err != nil {
-		return err
-	}
-	if err := syncDir(filepath.Dir(e.Path)); err != nil {
-		return err
-	}
-	info, err := e.old.Stat()
-	if err != nil || info.Size() == e.stamp.Size {
-		return err
-	}
-	err = writeAtomic(e.Path, e.own, true, func(w io.Writer) error {
-		_, err := io.Copy(w, io.NewSectionReader(e.old, 0, info.Size()))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("%s: appended to while it was removed, and could not be put back: %w", e.Path, err)
-	}
-	return fmt.Errorf("%s: appended to while it was removed; put back: %w", e.Path, ErrChanged)
+	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxRechecks bounds how many times Commit carries appended lines over
@@ -33,13 +35,21 @@ var afterSync = func() {}
 // append to the file before the stamp is checked.
 var afterStamp = func() {}
 
-// Edit is an in-place rewrite of one file, from Begin to Close.
+// beforeOpen runs right before Begin opens the file it resolved; tests use
+// it to swap something in for the file at that moment.
+var beforeOpen = func(path string) {}
+
+// Edit is an in-place rewrite of one file, from Begin to Close. Its folder
+// is opened once, at Begin, and the file once, through it: everything after
+// goes through those two descriptors.
 type Edit struct {
-	Path   string // the file rewritten: the named path with symlinks resolved
-	old    *os.File
-	stamp  Stamp
-	own    owner
-	unlock func() error
+	Path string // the file rewritten: the named path with symlinks resolved
+	dir  *dir   // its folder
+	name string // its name in dir
+	old  *os.File
+	// stamp is the file as Begin saw it, own its owner, group and mode.
+	stamp Stamp
+	own   owner
 }
 
 // CommitOptions controls Edit.Commit.
@@ -62,50 +72,61 @@ type Result struct {
 // cannot follow it (compressed output), so that any growth aborts.
 type Content func(w io.Writer) (basis int64, err error)
 
-// Begin starts an in-place rewrite of path: it resolves a symlink, removes
-// the stale temporary files of its folder (a killed run's, even when this
-// run finds nothing to write), takes the file's lock and stamps it. The
-// caller reads the file, then calls Commit (or nothing), and always Close.
+// Begin starts an in-place rewrite of path: it resolves a symlink (see
+// WriteFile), removes the stale temporary files of its folder (a killed
+// run's, even when this run finds nothing to write), opens the folder and
+// then the file in it, takes the file's lock and stamps it. The caller
+// reads the file, then calls Commit (or nothing), and always Close.
 func Begin(path string) (*Edit, error) {
 	target, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	CleanFolder(filepath.Dir(target))
-	for range 3 {
-		e, err := begin(target)
-		if err != nil || e != nil {
-			return e, err
-		}
-	}
-	return nil, fmt.Errorf("%s: %w", path, ErrChanged)
+	return beginAt(target)
 }
 
-// begin opens and locks target and stamps it; nil, nil means it was
-// replaced meanwhile. Lines Pi appends while the stamp is taken are no
-// reason to try again: they come after the stamped bytes, which is what
-// Commit carries.
-func begin(target string) (*Edit, error) {
-	if err := checkRegular(target); err != nil {
-		return nil, err
-	}
-	f, err := os.Open(target)
+// BeginNoFollow is Begin for a path that must itself be the file: a
+// symlink at it is refused with ErrNotRegular, never followed (nightly's
+// archive, which would otherwise remove what the link points to).
+func BeginNoFollow(path string) (*Edit, error) { return beginAt(path) }
+
+// beginAt begins the edit of target, whose last component is never
+// followed.
+func beginAt(target string) (*Edit, error) {
+	CleanFolder(filepath.Dir(target))
+	d, err := openDir(filepath.Dir(target))
 	if err != nil {
 		return nil, err
 	}
-	info, err := f.Stat()
-	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %w", target, ErrNotRegular)
+	for range 3 {
+		e, err := begin(d, filepath.Base(target))
+		if e != nil {
+			return e, nil
+		}
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
 	}
-	var unlock func() error
-	if err == nil {
-		unlock, err = Lock(target)
-	}
+	d.Close()
+	return nil, fmt.Errorf("%s: %w", target, ErrChanged)
+}
+
+// begin opens name in d (no symlink, no blocking on a FIFO), locks it and
+// stamps it; nil, nil means it was replaced meanwhile. Lines Pi appends
+// while the stamp is taken are no reason to try again: they come after the
+// stamped bytes, which is what Commit carries.
+func begin(d *dir, name string) (*Edit, error) {
+	beforeOpen(d.join(name))
+	f, err := d.openRegular(name, unix.O_RDONLY)
 	if err != nil {
+		return nil, err
+	}
+	if err := lockFile(f); err != nil {
 		f.Close()
 		return nil, err
 	}
-	e := &Edit{Path: target, old: f, unlock: unlock}
+	e := &Edit{Path: d.join(name), dir: d, name: name, old: f}
 	if err = e.takeStamp(); err == nil {
 		afterStamp()
 		_, err = e.recheck()
@@ -113,7 +134,7 @@ func begin(target string) (*Edit, error) {
 	if err == nil {
 		return e, nil
 	}
-	e.Close()
+	f.Close()
 	if errors.Is(err, ErrChanged) {
 		return nil, nil
 	}
@@ -165,17 +186,19 @@ func (e *Edit) Snapshot() *io.SectionReader { return io.NewSectionReader(e.old, 
 // Stamp returns the file's stamp at Begin.
 func (e *Edit) Stamp() Stamp { return e.stamp }
 
-// Close releases the lock and the old file.
+// Close releases the lock (closing the old file, which holds it) and the
+// folder.
 func (e *Edit) Close() error {
-	e.old.Close()
-	return e.unlock()
+	err := e.old.Close()
+	e.dir.Close()
+	return err
 }
 
 // Commit writes the new content to a temporary file, carries over the whole
 // lines appended since Begin, and renames it over the file (see the package
 // doc). On any error the file is left as it was.
 func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err error) {
-	t, err := newTemp(e.Path)
+	t, err := newTemp(e.dir, e.name)
 	if err != nil {
 		return res, err
 	}
@@ -194,24 +217,28 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	res.Carried = end - max(basis, 0)
+	bak := ""
 	if opts.Backup {
-		if res.Backup, err = linkBackup(e.Path, e.stamp); err != nil {
+		if bak, err = e.linkBackup(); err != nil {
 			return res, err
 		}
+		res.Backup = e.dir.join(bak)
 	}
-	if err = e.install(t, res.Backup); err != nil {
+	if err = e.install(t, bak); err != nil {
 		return res, err
 	}
 	afterInstall()
-	if err = t.close(); err != nil {
+	if bak != "" && opts.BackupMode != 0 {
+		if err = e.old.Chmod(opts.BackupMode); err != nil {
+			return res, fmt.Errorf("keep backup %s mode %v: %w", res.Backup, opts.BackupMode, err)
+		}
+	}
+	n, err := e.carryLate(end, t.f, opts)
+	res.Carried += n
+	if err != nil {
 		return res, err
 	}
-	n, err := e.carryLate(end, opts)
-	res.Carried += n
-	if err == nil && opts.BackupMode != 0 && res.Backup != "" {
-		err = os.Chmod(res.Backup, opts.BackupMode)
-	}
-	return res, err
+	return res, t.close()
 }
 
 // carryAndSync carries the lines appended since the content was written
@@ -256,24 +283,15 @@ func (e *Edit) writeContent(t *temp, content Content) (int64, error) {
 	return basis, err
 }
 
-// install renames the finished temporary file over the file; when that
-// fails, the backup just linked is removed again.
-func (e *Edit) install(t *temp, backup string) error {
-	if err := os.Rename(t.f.Name(), e.Path); err != nil {
-		if backup != "" {
-			os.Remove(backup)
+// install renames the finished temporary file over the file, within the
+// folder's descriptor; when that fails, the backup just linked is removed
+// again.
+func (e *Edit) install(t *temp, bak string) error {
+	if err := e.dir.rename(t.name, e.name); err != nil {
+		if bak != "" {
+			e.dir.unlink(bak)
 		}
 		return fmt.Errorf("rename into %s: %w", e.Path, err)
 	}
-	return syncDir(filepath.Dir(e.Path))
-}
-
-// checkRegular refuses, without opening it (a FIFO would block), a path
-// that is not a regular file.
-func checkRegular(path string) error {
-	info, err := os.Stat(path)
-	if err == nil && !info.Mode().IsRegular() {
-		err = fmt.Errorf("%s: %w", path, ErrNotRegular)
-	}
-	return err
+	return e.dir.sync()
 }

@@ -1,10 +1,13 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // newFileMode is the mode of every new file pitool writes: sessions hold
@@ -26,17 +29,13 @@ func ownerOf(info os.FileInfo) owner {
 	return o
 }
 
-// newOwner is what a new file in dir gets: mode 0600 and, when pitool runs
-// as root in a folder someone else owns, that folder's owner and group.
-func newOwner(dir string) owner {
+// newOwner is what a new file in the folder dirInfo describes gets: mode
+// 0600 and, when pitool runs as root in a folder someone else owns, that
+// folder's owner and group.
+func newOwner(dirInfo os.FileInfo) owner {
 	o := owner{uid: -1, gid: -1, mode: newFileMode}
-	if os.Geteuid() != 0 {
-		return o
-	}
-	if info, err := os.Stat(dir); err == nil {
-		if st, ok := info.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
-			o.uid, o.gid = int(st.Uid), int(st.Gid)
-		}
+	if d := ownerOf(dirInfo); os.Geteuid() == 0 && d.uid > 0 {
+		o.uid, o.gid = d.uid, d.gid
 	}
 	return o
 }
@@ -65,19 +64,36 @@ const newDirMode = 0o700
 // MkdirAll makes path and any missing parents, mode 0700. When pitool runs
 // as root, each folder it makes gets the owner and group of the nearest
 // folder that already existed, so that a clone or redacted copy made by root
-// in a user's tree leaves a folder the user's own Pi can write into.
+// in a user's tree leaves a folder the user's own Pi can write into. Each
+// folder is made in its parent's descriptor (mkdirat), opened without
+// following a link and given its owner through that descriptor (fchown).
 func MkdirAll(path string) error {
 	missing, base := missingDirs(filepath.Clean(path))
-	if err := os.MkdirAll(path, newDirMode); err != nil {
+	d, err := openDir(base)
+	if err != nil {
 		return err
 	}
-	own := newOwner(base)
-	if own.uid < 0 {
-		return nil
+	defer func() { d.Close() }()
+	baseInfo, err := d.f.Stat()
+	if err != nil {
+		return err
 	}
-	for _, d := range missing {
-		if err := os.Lchown(d, own.uid, own.gid); err != nil {
-			return fmt.Errorf("give %s to its folder's owner: %w", d, err)
+	own := newOwner(baseInfo)
+	for _, m := range missing {
+		made := unix.Mkdirat(d.fd(), filepath.Base(m), newDirMode)
+		if made != nil && !errors.Is(made, unix.EEXIST) {
+			return &os.PathError{Op: "mkdir", Path: m, Err: made}
+		}
+		sub, err := d.openSub(filepath.Base(m))
+		if err != nil {
+			return err
+		}
+		d.Close()
+		d = sub
+		if made == nil && own.uid >= 0 {
+			if err := unix.Fchown(d.fd(), own.uid, own.gid); err != nil {
+				return fmt.Errorf("give %s to its folder's owner: %w", m, err)
+			}
 		}
 	}
 	return nil

@@ -63,6 +63,12 @@ func (s Stamp) Check(path string) error {
 	if err != nil {
 		return err
 	}
+	return s.checkNow(now, path)
+}
+
+// checkNow returns ErrChanged (wrapped with the path) unless now is s: the
+// same inode, size and modification time.
+func (s Stamp) checkNow(now Stamp, path string) error {
 	if now.Size != s.Size || !now.ModTime.Equal(s.ModTime) || !now.sameFile(s) {
 		return fmt.Errorf("%s: %w", path, ErrChanged)
 	}

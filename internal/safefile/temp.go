@@ -1,10 +1,12 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -30,42 +32,49 @@ func IsTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// temp is a temporary file its writer holds locked; w is what its bytes
-// are written through (see writerOf).
-type temp struct {
-	f *os.File
-	w io.Writer
+// tempName is a new temporary name for the file name.
+func tempName(name string) string {
+	return "." + name + tempMarker + strconv.FormatUint(rand.Uint64(), 36)
 }
 
-// newTemp creates a locked temporary file beside target, after removing the
-// stale ones in that folder (once per process and folder).
-func newTemp(target string) (*temp, error) {
-	dir := filepath.Dir(target)
-	CleanFolder(dir)
+// temp is a temporary file its writer holds locked, in the folder d under
+// name; w is what its bytes are written through (see writerOf). It is
+// opened with O_APPEND: after it was renamed over a file, what carryLate
+// appends to it lands after what Pi appends to it by name meanwhile.
+type temp struct {
+	d    *dir
+	name string
+	f    *os.File
+	w    io.Writer
+}
+
+// newTemp creates a locked temporary file in d beside the file name
+// (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600), after removing the stale ones in
+// that folder (once per process and folder).
+func newTemp(d *dir, name string) (*temp, error) {
+	CleanFolder(d.path)
 	for range 3 {
-		f, err := os.CreateTemp(dir, "."+filepath.Base(target)+tempMarker+"*")
-		if err != nil {
-			return nil, fmt.Errorf("create temporary file: %w", err)
+		tmp := tempName(name)
+		fd, err := unix.Openat(d.fd(), tmp, unix.O_RDWR|unix.O_APPEND|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, newFileMode)
+		if errors.Is(err, unix.EEXIST) {
+			continue
 		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err == nil && stillNamed(f) {
-			return &temp{f: f, w: writerOf(f)}, nil
+		if err != nil {
+			return nil, fmt.Errorf("create temporary file in %s: %w", d.path, err)
+		}
+		f := os.NewFile(uintptr(fd), d.join(tmp))
+		if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err == nil && d.holds(tmp, f) {
+			return &temp{d: d, name: tmp, f: f, w: writerOf(f)}, nil
 		}
 		f.Close() // another process took it for stale before we locked it
 	}
-	return nil, fmt.Errorf("create temporary file in %s: removed by another process", dir)
-}
-
-// stillNamed reports whether f is still the file at its name.
-func stillNamed(f *os.File) bool {
-	a, errA := f.Stat()
-	b, errB := os.Lstat(f.Name())
-	return errA == nil && errB == nil && os.SameFile(a, b)
+	return nil, fmt.Errorf("create temporary file in %s: removed by another process", d.path)
 }
 
 // discard closes and removes the temporary file.
 func (t *temp) discard() {
 	t.f.Close()
-	os.Remove(t.f.Name())
+	t.d.unlink(t.name)
 }
 
 // sync syncs the temporary file; it stays open, and locked, until close,
@@ -106,37 +115,38 @@ func CleanFolder(dir string) {
 }
 
 // CleanStale removes pitool's temporary files in dir whose writer is dead
-// (their lock can be taken) and returns their paths.
-func CleanStale(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
+// (their lock can be taken) and returns their paths. The folder is opened
+// once; each file is opened without following a link or blocking on a
+// FIFO, and removed only while its name still holds the file locked.
+func CleanStale(path string) ([]string, error) {
+	d, err := openDir(path)
+	if err != nil {
+		return nil, fmt.Errorf("look for stale temporary files: %w", err)
+	}
+	defer d.Close()
+	entries, err := d.f.ReadDir(-1)
 	if err != nil {
 		return nil, fmt.Errorf("look for stale temporary files: %w", err)
 	}
 	var removed []string
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !IsTempName(e.Name()) {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		if removeIfDead(path) {
-			removed = append(removed, path)
+		if e.Type().IsRegular() && IsTempName(e.Name()) && d.removeIfDead(e.Name()) {
+			removed = append(removed, d.join(e.Name()))
 		}
 	}
 	return removed, nil
 }
 
-// removeIfDead removes path when its lock can be taken.
-func removeIfDead(path string) bool {
-	f, err := os.Open(path)
+// removeIfDead removes the temporary file name in d when its lock can be
+// taken (its writer is dead) and the name still holds the file locked.
+func (d *dir) removeIfDead(name string) bool {
+	f, err := d.openRegular(name, unix.O_RDONLY)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil || !d.holds(name, f) {
 		return false
 	}
-	if !stillNamed(f) {
-		return false
-	}
-	return os.Remove(path) == nil
+	return d.unlink(name) == nil
 }

@@ -25,43 +25,75 @@ type Options struct {
 	// Like, when set, gives a new file the owner, group and mode of this file
 	// (an archive gets those of the session it compresses).
 	Like string
-	// NoClobber refuses to write over an existing file.
+	// NoClobber refuses to write over anything at the path: a file, or a
+	// symlink (never followed, even dangling).
 	NoClobber bool
 }
 
 // WriteFile writes what write produces to path as the package doc says: the
 // target of a symlink, directly into a device or FIFO, or atomically (temp
 // file, fsync, rename, fsync of the folder) for a regular file or a new path.
+// The path is resolved once; its folder is then opened and everything after
+// goes through that descriptor.
 func WriteFile(path string, opts Options, write func(io.Writer) error) error {
-	target, err := resolve(path)
-	if err != nil {
-		return err
+	target := path
+	if !opts.NoClobber {
+		var err error
+		if target, err = resolve(path); err != nil {
+			return err
+		}
 	}
 	if fd, ok := fdOf(target); ok {
 		return writeDescriptor(fd, target, write)
 	}
-	info, err := os.Stat(target)
+	d, err := openDir(filepath.Dir(target))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	name := filepath.Base(target)
+	info, err := d.lstat(name)
 	switch {
-	case err == nil && info.IsDir():
-		return fmt.Errorf("%s: is a directory", path)
-	case err == nil && !info.Mode().IsRegular():
-		return writeDirect(target, 0, write)
 	case err == nil && opts.NoClobber:
 		return fmt.Errorf("%s: %w", path, os.ErrExist)
+	case err == nil && info.IsDir():
+		return fmt.Errorf("%s: is a directory", path)
+	case err == nil && info.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("%s: replaced by a symlink while it was resolved: %w", target, ErrChanged)
+	case err == nil && !info.Mode().IsRegular():
+		return writeDirect(d, name, info, write)
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return err
 	}
-	own := newOwner(filepath.Dir(target))
-	if opts.Like != "" {
-		like, err := os.Stat(opts.Like)
-		if err != nil {
-			return err
-		}
-		own = ownerOf(like)
-	} else if err == nil {
-		own = ownerOf(info)
+	own, err := ownerFor(d, info, opts.Like)
+	if err != nil {
+		return err
 	}
-	return writeAtomic(target, own, opts.NoClobber, write)
+	// The new target of a dangling link is created, never put over a file
+	// that appeared there meanwhile.
+	dangling := info == nil && target != path
+	return writeAtomic(d, name, own, opts.NoClobber || dangling, write)
+}
+
+// ownerFor is the owner, group and mode a written file gets: those of the
+// file like names, else those of the file it replaces (info, nil for a new
+// file), else a new file's in d (see newOwner).
+func ownerFor(d *dir, info os.FileInfo, like string) (owner, error) {
+	switch {
+	case like != "":
+		likeInfo, err := os.Stat(like)
+		if err != nil {
+			return owner{}, err
+		}
+		return ownerOf(likeInfo), nil
+	case info != nil:
+		return ownerOf(info), nil
+	}
+	dirInfo, err := d.f.Stat()
+	if err != nil {
+		return owner{}, err
+	}
+	return newOwner(dirInfo), nil
 }
 
 // fdOf returns the descriptor a path names when it names one of the
@@ -88,21 +120,40 @@ func fdOf(path string) (int, bool) {
 // writeDescriptor writes into a descriptor the process already holds,
 // through a duplicate, so that a pipe or terminal inherited from a shell run
 // by another user is written without opening it again by name (which the
-// kernel may refuse: the pipe belongs to that user). A descriptor that is not
-// open is opened by name instead.
+// kernel may refuse: the pipe belongs to that user).
 func writeDescriptor(fd int, path string, write func(io.Writer) error) error {
 	dup, err := unix.Dup(fd)
 	if err != nil {
-		return writeDirect(path, os.O_APPEND, write)
+		return &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(dup), path)
-	return writeInto(f, path, write)
+	return writeInto(os.NewFile(uintptr(dup), path), path, write)
 }
 
-// writeDirect opens an existing non-regular file for writing and writes into it.
-func writeDirect(path string, flag int, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|flag, 0)
+// writeDirect writes into name in d, which lstat showed (info) to be a
+// device, FIFO or socket, and which is never replaced. It is opened without
+// following a link and with O_NONBLOCK first (a FIFO without a reader is
+// then opened again, blocking until one comes, as a FIFO output is meant
+// to), and written only if the descriptor is the very file info was.
+func writeDirect(d *dir, name string, info os.FileInfo, write func(io.Writer) error) error {
+	path := d.join(name)
+	flag := unix.O_WRONLY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err := unix.Openat(d.fd(), name, flag|unix.O_NONBLOCK, 0)
+	if errors.Is(err, unix.ENXIO) {
+		fd, err = unix.Openat(d.fd(), name, flag, 0)
+	}
 	if err != nil {
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	now, err := f.Stat()
+	if err == nil && (!os.SameFile(now, info) || now.Mode().IsRegular()) {
+		err = fmt.Errorf("%s: replaced while it was opened: %w", path, ErrChanged)
+	}
+	if err == nil {
+		err = clearFlag(fd, path, unix.O_NONBLOCK)
+	}
+	if err != nil {
+		f.Close()
 		return err
 	}
 	return writeInto(f, path, write)
@@ -121,10 +172,11 @@ func writeInto(f *os.File, path string, write func(io.Writer) error) error {
 	return err
 }
 
-// writeAtomic writes a temporary file beside target, gives it own, syncs it
-// and renames it over target (or, with noClobber, links it there).
-func writeAtomic(target string, own owner, noClobber bool, write func(io.Writer) error) (err error) {
-	t, err := newTemp(target)
+// writeAtomic writes a temporary file in d, gives it own, syncs it and
+// renames it over name (or, with noClobber, links it there, which fails
+// when anything is there, a dangling symlink too).
+func writeAtomic(d *dir, name string, own owner, noClobber bool, write func(io.Writer) error) (err error) {
+	t, err := newTemp(d, name)
 	if err != nil {
 		return err
 	}
@@ -142,27 +194,24 @@ func writeAtomic(target string, own owner, noClobber bool, write func(io.Writer)
 	if err = t.sync(); err != nil {
 		return err
 	}
-	if err = install(t.f.Name(), target, noClobber); err != nil {
+	if err = install(t, name, noClobber); err != nil {
 		return err
 	}
 	if err = t.close(); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(target))
+	return d.sync()
 }
 
-// install puts the finished temporary file at target.
-func install(tmp, target string, noClobber bool) error {
+// install puts the finished temporary file at name in its folder.
+func install(t *temp, name string, noClobber bool) error {
 	if !noClobber {
-		if err := os.Rename(tmp, target); err != nil {
-			return fmt.Errorf("rename into %s: %w", target, err)
-		}
-		return nil
+		return t.d.rename(t.name, name)
 	}
-	if err := os.Link(tmp, target); err != nil {
-		return fmt.Errorf("create %s: %w", target, err)
+	if err := t.d.link(t.name, name); err != nil {
+		return fmt.Errorf("create %s: %w", t.d.join(name), err)
 	}
-	return os.Remove(tmp)
+	return t.d.unlink(t.name)
 }
 
 func writeBuffered(t *temp, write func(io.Writer) error) error {
@@ -176,14 +225,19 @@ func writeBuffered(t *temp, write func(io.Writer) error) error {
 	return nil
 }
 
-// resolve follows symbolic links at the end of path; a dangling link
-// resolves to the path it points at, which is then created. It stops at a
-// descriptor path, whose link may name a pipe rather than a file.
+// resolve follows symbolic links at the end of path, each one only as the
+// kernel's protected_symlinks rule allows (see mayFollow), a dangling one
+// too, as the kernel's open(O_CREAT) does: WriteFile then creates its
+// target as a new file. It stops at a descriptor path, whose link may name
+// a pipe rather than a file.
 func resolve(path string) (string, error) {
 	for range maxLinks {
 		info, err := os.Lstat(path)
 		if err != nil || info.Mode()&os.ModeSymlink == 0 || isFd(path) {
 			return path, nil
+		}
+		if err := mayFollow(path, info); err != nil {
+			return "", err
 		}
 		dest, err := os.Readlink(path)
 		if err != nil {
@@ -197,16 +251,24 @@ func resolve(path string) (string, error) {
 	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+// mayFollow applies the kernel's fs.protected_symlinks rule to the link
+// (info is its lstat), which pitool follows by hand: a link in a sticky,
+// world-writable folder (/tmp) is followed only when its owner is the
+// caller (euid) or the folder's owner. Otherwise another user could plant
+// it and have root write wherever it points.
+func mayFollow(link string, info os.FileInfo) error {
+	dirInfo, err := os.Stat(filepath.Dir(link))
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return fmt.Errorf("sync folder %s: %w", dir, err)
+	if dirInfo.Mode()&os.ModeSticky == 0 || dirInfo.Mode().Perm()&0o002 == 0 {
+		return nil
 	}
-	return nil
+	uid := ownerOf(info).uid
+	if uid == os.Geteuid() || uid == ownerOf(dirInfo).uid {
+		return nil
+	}
+	return fmt.Errorf("%s: symlink in a sticky world-writable folder owned by uid %d: refusing to follow it (as the kernel's protected_symlinks does)", link, uid)
 }
 
 // isFd reports whether path names one of the process's descriptors.
