@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pitool/pitool/internal/safefile"
@@ -63,25 +64,27 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 }
 
 // unarchive restores archive to the plain session it holds and returns that
-// file's path. Every write goes through safefile: the new file is written
-// atomically, never over an existing one, with the archive's owner and mode.
-// The archive is removed under its lock and that of the restored file, so
-// that a nightly run, which takes the plain file's lock to resolve what looks
-// like an interrupted archive, never removes both.
+// file's path. The archive is begun as the file itself (a symlink swapped in
+// is refused), read through the descriptor Begin keeps, and the plain file
+// is made, checked and if need be removed again in the folder Begin opened:
+// atomically, never over or through anything already there, with the
+// archive's owner and mode. The archive is removed under its lock and that
+// of the restored file, so that a nightly run, which takes the plain file's
+// lock to resolve what looks like an interrupted archive, never removes both.
 func unarchive(archive string) (string, error) {
 	dst, err := unarchiveTarget(archive)
 	if err != nil {
 		return "", err
 	}
-	edit, err := safefile.Begin(archive)
+	edit, err := safefile.BeginNoFollow(archive)
 	if err != nil {
 		return "", err
 	}
 	defer edit.Close()
 	created := false
-	sum, err := existingCopy(archive, dst)
+	sum, err := existingCopy(edit, dst)
 	if errors.Is(err, os.ErrNotExist) {
-		sum, err = writePlain(archive, dst)
+		sum, err = writePlain(edit, dst)
 		created = err == nil
 	}
 	if err != nil {
@@ -100,38 +103,53 @@ func removeArchive(edit *safefile.Edit, dst string, sum []byte, created bool) er
 		return err
 	}
 	defer unlock()
-	if err := sameBytes(dst, sum); err != nil {
+	if err := sameBytes(edit, dst, sum); err != nil {
 		return err
 	}
 	err = edit.Remove()
-	if _, statErr := os.Lstat(edit.Path); err != nil && statErr == nil && created {
-		os.Remove(dst)
+	if err != nil && edit.Present() && created {
+		edit.RemoveBeside(filepath.Base(dst))
 	}
 	return err
 }
 
-// existingCopy handles an X.jsonl that exists already: it returns the
-// SHA-256 of its bytes when the archive decompresses to exactly them (an
-// unarchive interrupted before it removed the archive), an error wrapping
-// os.ErrNotExist when there is none, and an error when it holds other bytes.
-func existingCopy(archive, dst string) ([]byte, error) {
-	info, err := os.Lstat(dst)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
+// existingCopy handles an X.jsonl (dst) beside the archive that exists already:
+// it returns the SHA-256 of its bytes when the archive decompresses to
+// exactly them (an unarchive interrupted before it removed the archive), an
+// error wrapping os.ErrNotExist when there is none, and an error when it
+// holds other bytes or is not a regular file.
+func existingCopy(edit *safefile.Edit, dst string) ([]byte, error) {
+	sum, err := sumBeside(edit, dst)
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular):
 		return nil, fmt.Errorf("%s already exists and is not a regular file: it is never overwritten", dst)
+	case err != nil:
+		return nil, err
 	}
-	sum, err := fileSum(dst)
+	src, err := jsonl.OpenSection(edit.Path, edit.Snapshot())
 	if err != nil {
 		return nil, err
 	}
-	if err := verifyArchive(archive, sum); errors.Is(err, errArchiveMismatch) {
-		return nil, fmt.Errorf("%s already exists and holds other bytes: it is never overwritten", dst)
-	} else if err != nil {
+	defer src.Close()
+	got, err := sumOf(src.Reader(), edit.Path)
+	switch {
+	case err != nil:
 		return nil, err
+	case !bytes.Equal(got, sum):
+		return nil, fmt.Errorf("%s already exists and holds other bytes: it is never overwritten", dst)
 	}
 	return sum, nil
+}
+
+// sumBeside returns the SHA-256 of the regular file dst, opened by its
+// name in edit's folder.
+func sumBeside(edit *safefile.Edit, dst string) ([]byte, error) {
+	f, err := edit.OpenBeside(filepath.Base(dst))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return sumOf(f, dst)
 }
 
 // unarchiveTarget checks that archive is a regular file named X.jsonl.zst or
@@ -168,33 +186,34 @@ func plainName(archive string) (string, bool) {
 	return "", false
 }
 
-// writePlain decompresses archive into a new file dst, with the archive's
-// owner, group and mode, and returns the SHA-256 of the bytes written. A
-// truncated archive writes nothing.
-func writePlain(archive, dst string) ([]byte, error) {
-	src, err := jsonl.Open(archive, nil)
+// writePlain decompresses the archive edit holds into a new file dst
+// beside it, with the archive's owner, group and mode, and returns the
+// SHA-256 of the bytes written. A truncated archive writes nothing.
+func writePlain(edit *safefile.Edit, dst string) ([]byte, error) {
+	src, err := jsonl.OpenSection(edit.Path, edit.Snapshot())
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
 	h := sha256.New()
-	err = safefile.WriteFile(dst, safefile.Options{Like: archive, NoClobber: true}, func(w io.Writer) error {
+	err = edit.CreateBeside(filepath.Base(dst), func(w io.Writer) error {
 		if _, err := io.Copy(io.MultiWriter(w, h), src.Reader()); err != nil {
-			return fmt.Errorf("read %s: %w", archive, err)
+			return fmt.Errorf("read %s: %w", edit.Path, err)
 		}
 		if src.Truncated() {
-			return fmt.Errorf("the archive is truncated (an interrupted write?): 'pitool repair -o %s %s' keeps every complete line", dst, archive)
+			return fmt.Errorf("the archive is truncated (an interrupted write?): 'pitool repair -o %s %s' keeps every complete line", dst, edit.Path)
 		}
 		return nil
 	})
 	return h.Sum(nil), err
 }
 
-// sameBytes checks that the file path holds the bytes whose SHA-256 is sum.
-func sameBytes(path string, sum []byte) error {
-	got, err := fileSum(path)
+// sameBytes checks that the file dst beside the archive holds the bytes
+// whose SHA-256 is sum.
+func sameBytes(edit *safefile.Edit, dst string, sum []byte) error {
+	got, err := sumBeside(edit, dst)
 	if err == nil && !bytes.Equal(got, sum) {
-		err = fmt.Errorf("%s: reads back different bytes from those written", path)
+		err = fmt.Errorf("%s: reads back different bytes from those written", dst)
 	}
 	return err
 }
