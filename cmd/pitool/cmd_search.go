@@ -123,6 +123,10 @@ func searchOptions(c *cli.Context) (search.Options, error) {
 		o.Limit = 1
 	}
 	o.CountOnly = c.Bool("count") || c.Bool("files-with-matches")
+	o.Stdin = c.App.Reader
+	if o.Active && contains(c.Args().Tail(), jsonl.StdinName) {
+		return o, usagef("--branch active reads a file twice and stdin (-) once: save it to a file first")
+	}
 	return o, nil
 }
 

@@ -52,7 +52,7 @@ func runStats(c *cli.Context, e *env) error {
 	if err != nil {
 		return usagef("--by: %s (want %s)", err, strings.Join(statsGroupings(), ", "))
 	}
-	opts := stats.Options{By: by}
+	opts := stats.Options{By: by, Stdin: e.stdin}
 	if opts.Since, opts.Until, err = timeRange(c); err != nil {
 		return err
 	}
