@@ -57,13 +57,6 @@ func notSessions(t *testing.T, dir string) map[string]string {
 	return names
 }
 
-// runIn runs pitool in-process and returns its exit code and stderr.
-func runIn(args ...string) (int, string, string) {
-	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), append([]string{"pitool"}, args...), strings.NewReader(""), &stdout, &stderr)
-	return code, stdout.String(), stderr.String()
-}
-
 // TestExitNotSession: every read command given a file that is not a Pi
 // session, or cannot be read, exits 2 with one error line naming the file
 // and where (gate.go's readFailures rule).
@@ -77,7 +70,7 @@ func TestExitNotSession(t *testing.T) {
 	for _, cmd := range commands {
 		for kind, file := range inputs {
 			t.Run(strings.Join(cmd, " ")+"/"+kind, func(t *testing.T) {
-				code, _, stderr := runIn(append(append([]string{}, cmd...), file)...)
+				code, _, stderr := runPitool(context.Background(), append(append([]string{}, cmd...), file)...)
 				if code != exitUsage {
 					t.Errorf("exit %d, want 2; stderr:\n%s", code, stderr)
 				}
@@ -111,7 +104,7 @@ func TestExitEmptyFile(t *testing.T) {
 		{[]string{"stats"}, 0}, {[]string{"info"}, 0}, {[]string{"context"}, 0}, {[]string{"tokens"}, 0},
 		{[]string{"tree"}, 0}, {[]string{"export", "md"}, 0}, {[]string{"validate"}, 1}, {[]string{"search", "x"}, 1},
 	} {
-		if code, _, stderr := runIn(append(tc.args, empty)...); code != tc.code {
+		if code, _, stderr := runPitool(context.Background(), append(tc.args, empty)...); code != tc.code {
 			t.Errorf("%v on an empty file: exit %d, want %d\n%s", tc.args, code, tc.code, stderr)
 		}
 	}
@@ -132,7 +125,7 @@ func TestExitInFolder(t *testing.T) {
 	}
 	folderCommands := [][]string{{"stats"}, {"info"}, {"ls", "--all"}, {"search", "-c", "the"}}
 	for _, cmd := range folderCommands {
-		code, stdout, stderr := runIn(append(cmd, dir)...)
+		code, stdout, stderr := runPitool(context.Background(), append(cmd, dir)...)
 		if code != exitOK || strings.Contains(stderr, "error:") || !strings.Contains(stderr, "skipped: not a Pi session") || stdout == "" {
 			t.Errorf("%v on a folder with non-sessions: exit %d, want 0 with warnings\n%s%s", cmd, code, stdout, stderr)
 		}
@@ -142,7 +135,7 @@ func TestExitInFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range folderCommands {
-		code, stdout, stderr := runIn(append(cmd, dir)...)
+		code, stdout, stderr := runPitool(context.Background(), append(cmd, dir)...)
 		if code != exitUsage || strings.Count(stderr, "pitool: error: "+corrupt+": ") != 1 || stdout == "" {
 			t.Errorf("%v on a folder with a corrupt .gz: exit %d, want 2, the report and one error naming it\n%s%s", cmd, code, stdout, stderr)
 		}
