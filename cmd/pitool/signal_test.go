@@ -30,7 +30,7 @@ func startBlocked(t *testing.T, exe string, args ...string) (*exec.Cmd, *bytes.B
 	t.Cleanup(func() { cmd.Process.Kill() })
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(500 * time.Millisecond) // past the start, signal.Notify and the open of the input
 	select {
 	case err := <-done:
 		t.Fatalf("pitool %v ended before the signal: %v\n%s", args, err, stderr.String())
