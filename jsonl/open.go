@@ -132,13 +132,13 @@ func newSource(name string, rc io.ReadCloser, size int64) (*Source, error) {
 	case bytes.HasPrefix(magic, gzipMagic):
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &PosError{File: name, Err: fmt.Errorf("gzip: %w", err)}
+			return nil, &PosError{File: name, Err: fmt.Errorf("%w: gzip header at byte %d: %w", ErrDecompress, counted.n-int64(br.Buffered()), err)}
 		}
 		s.Compression, s.reader = Gzip, zr
 	case bytes.HasPrefix(magic, zstdMagic):
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
 		if err != nil {
-			return nil, &PosError{File: name, Err: fmt.Errorf("zstd: %w", err)}
+			return nil, &PosError{File: name, Err: fmt.Errorf("%w: zstd header at byte %d: %w", ErrDecompress, counted.n-int64(br.Buffered()), err)}
 		}
 		s.Compression, s.reader = Zstd, zr.IOReadCloser()
 	}
@@ -202,8 +202,13 @@ func spoolError(name string, err error) error {
 	if errors.As(err, &pe) {
 		return err
 	}
-	return &PosError{File: name, Err: fmt.Errorf("decompress: %w", err)}
+	return &PosError{File: name, Err: fmt.Errorf("%w: %w", ErrDecompress, err)}
 }
+
+// ErrDecompress marks a compressed stream that cannot be decompressed (a
+// corrupt .gz or .zst): the file cannot be read, which is not the same as
+// not being a session.
+var ErrDecompress = errors.New("decompress")
 
 // Close releases the file and any spool.
 func (s *Source) Close() error {

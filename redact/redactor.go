@@ -7,6 +7,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -121,19 +124,85 @@ func (r *Redactor) RedactLine(line []byte) (out []byte, findings []Finding, err 
 	return applyEdits(line, w.edits), w.findings, nil
 }
 
-// RedactName returns a file path with its secrets replaced, each part
-// between separators (/ and _, as in Pi's <time>_<id>.jsonl) scanned
-// alone, so that a session named after a secret id is shown redacted.
-func (r *Redactor) RedactName(path string) string {
+// PathSecret is a secret found in a file or folder name, and the
+// placeholder content gets for it.
+type PathSecret struct {
+	Rule, Secret, Placeholder string
+}
+
+// PathSecrets returns the secrets in a path under the rules of content:
+// found in the whole path, made absolute (so that --paths sees the user of
+// /home/alice when the path is relative), in each name between slashes, in
+// each part between slashes and underscores (Pi's <time>_<id>.jsonl), and in
+// a Pi project folder name (--home-alice-proj--) read as the cwd it stands
+// for. Longer secrets come first.
+func (r *Redactor) PathSecrets(path string) []PathSecret {
 	sc := r.pool.Get().(*scanner)
 	defer r.pool.Put(sc)
-	parts := strings.FieldsFunc(path, func(c rune) bool { return c == '/' || c == '_' })
-	for _, p := range parts {
-		if out, findings := r.redactText(sc, []byte(p)); len(findings) > 0 {
-			path = strings.ReplaceAll(path, p, string(out))
+	seen := map[string]bool{}
+	var out []PathSecret
+	scan := func(text string, back func(start, end int) string) {
+		spans := sc.scanText([]byte(text))
+		if len(spans) == 0 {
+			return
+		}
+		r.replace(text, spans, func(rule, secret, placeholder string) {
+			if back != nil {
+				i := strings.Index(text, secret)
+				secret = back(i, i+len(secret))
+			}
+			if secret != "" && !seen[secret] {
+				seen[secret] = true
+				out = append(out, PathSecret{Rule: rule, Secret: secret, Placeholder: r.placeholder(rule, secret)})
+			}
+		})
+	}
+	whole := path
+	if abs, err := filepath.Abs(path); err == nil && path != "-" {
+		whole = abs
+	}
+	scan(filepath.ToSlash(whole), nil)
+	for _, name := range strings.FieldsFunc(whole, isSlash) {
+		scan(name, nil)
+		for _, part := range strings.Split(name, "_") {
+			scan(part, nil)
+		}
+		if cwd, ok := strings.CutPrefix(name, "--"); ok && strings.HasSuffix(cwd, "--") && len(cwd) > 2 {
+			// "--home-alice-proj--" is /home/alice/proj: "/" + the middle
+			// with each - a /, byte for byte, so a span maps back.
+			mid := strings.TrimSuffix(cwd, "--")
+			scan("/"+strings.ReplaceAll(mid, "-", "/"), func(start, end int) string {
+				if start < 1 || end > len(mid)+1 {
+					return ""
+				}
+				return mid[start-1 : end-1]
+			})
 		}
 	}
-	return path
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Secret) > len(out[j].Secret) })
+	return out
+}
+
+func isSlash(c rune) bool { return c == '/' || c == filepath.Separator }
+
+// RedactName returns a file path with the secrets PathSecrets finds in it
+// replaced by their placeholders, wherever they occur in it, so that a
+// session named after a secret id, or kept under a folder named after a
+// secret or a user (--paths), is shown redacted.
+func (r *Redactor) RedactName(path string) string {
+	return PathReplacer(r.PathSecrets(path)).Replace(path)
+}
+
+// PathReplacer replaces each secret with its placeholder, longest first,
+// in one pass (a placeholder is never scanned again).
+func PathReplacer(secrets []PathSecret) *strings.Replacer {
+	sorted := slices.Clone(secrets)
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i].Secret) > len(sorted[j].Secret) })
+	pairs := make([]string, 0, 2*len(sorted))
+	for _, s := range sorted {
+		pairs = append(pairs, s.Secret, s.Placeholder)
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // redactText redacts a line that is not JSON as one plain string.

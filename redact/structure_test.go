@@ -127,3 +127,31 @@ func TestRedactName(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactNameFolders: a secret in a folder name is redacted too, and
+// with --paths the user of a home folder, in /home/alice and in Pi's
+// --home-alice-proj-- alike, with the placeholders content gets.
+func TestRedactNameFolders(t *testing.T) {
+	const npm = "npm_yObSCVDdvCD3xJcTuT9e4IVLYhrpNAvJ5hEn"
+	r := newTestRedactor(t, Options{Salt: "s", Paths: true})
+	user := r.placeholder("home-user", "alice")
+	tok := r.placeholder("npm-access-token", npm)
+	for in, want := range map[string]string{
+		"/home/alice/keys-" + npm + "/s.jsonl":              "/home/" + user + "/keys-" + tok + "/s.jsonl",
+		"/srv/--home-alice-proj--/s.jsonl":                  "/srv/--home-" + user + "-proj--/s.jsonl",
+		"/srv/sessions/--home-alice-" + npm + "--/s.jsonl":  "/srv/sessions/--home-" + user + "-" + tok + "--/s.jsonl",
+		"/srv/sessions/--srv-proj--/2026-01-01_plain.jsonl": "/srv/sessions/--srv-proj--/2026-01-01_plain.jsonl",
+	} {
+		if got := r.RedactName(in); got != want {
+			t.Errorf("RedactName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	line := []byte(`{"type":"session","cwd":"/home/alice/proj"}`)
+	if out, _, _ := r.RedactLine(line); !strings.Contains(string(out), user) {
+		t.Errorf("content gets another placeholder for the user: %s, want %s", out, user)
+	}
+	plain := newTestRedactor(t, Options{Salt: "s"})
+	if got := plain.RedactName("/home/alice/s.jsonl"); got != "/home/alice/s.jsonl" {
+		t.Errorf("without --paths the user is kept: %s", got)
+	}
+}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,6 +30,8 @@ type Options struct {
 	Limit int
 	// CountOnly counts matches without building them (-c).
 	CountOnly bool
+	// Stdin is what the file "-" reads (once: not with Active).
+	Stdin io.Reader
 }
 
 // Match is one match of the pattern in one text of an entry.
@@ -77,7 +80,7 @@ func searchFile(ctx context.Context, m *Matcher, opts *Options, name string, emi
 			return 0, err
 		}
 	}
-	src, err := jsonl.Open(name, nil)
+	src, err := jsonl.Open(name, opts.Stdin)
 	if err != nil {
 		return 0, err
 	}
@@ -226,6 +229,9 @@ func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
 func (s *fileSearch) derivedID(line int) string {
 	if s.ids == nil {
 		s.ids = map[int]string{}
+		if s.name == jsonl.StdinName {
+			return "" // read once, as it came
+		}
 		if ix, closeFn, err := jsonl.IndexFile(s.name, nil); err == nil {
 			for i := 0; i < ix.Len(); i++ {
 				s.ids[ix.LineNum(i)] = ix.ID(i)

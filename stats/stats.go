@@ -10,6 +10,7 @@ package stats
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
@@ -88,6 +89,7 @@ type Options struct {
 	By           By
 	Since, Until time.Time // zero: open
 	Workers      int       // files read at once; GOMAXPROCS when < 1
+	Stdin        io.Reader // what the file "-" reads
 }
 
 // FileError is a file that could not be read.
@@ -137,7 +139,7 @@ func Collect(ctx context.Context, files []string, opts Options) (*Report, []File
 
 // fileRows totals one file, by key.
 func fileRows(name string, opts *Options) (map[string]*Row, error) {
-	ix, closeFn, err := jsonl.IndexFile(name, nil)
+	ix, closeFn, err := jsonl.IndexFile(name, opts.Stdin)
 	if err != nil {
 		return nil, err
 	}

@@ -41,30 +41,34 @@ func flagTime(c *cli.Context, name string) (time.Time, error) {
 }
 
 // sessionPaths returns the session files under paths, Pi's sessions folder
-// when there are none; files that are not regular are warned about and
-// left out.
-func sessionPaths(e *env, paths []string) ([]string, error) {
+// when there are none, and the readFailures that knows which were named;
+// files in folders that are not regular are warned about and left out.
+func sessionPaths(e *env, paths []string) ([]string, *readFailures, error) {
 	if len(paths) == 0 {
 		dir, err := sessionsFolder("")
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		paths = []string{dir}
 	}
 	files, err := sessionfiles.Expand(paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	rf := newReadFailures(e)
 	var out []string
 	for _, f := range files {
 		if ns := f.NotRegular(); ns != nil {
-			e.warningf("%s", ns.Error())
+			rf.note(f.Path, ns)
 			continue
+		}
+		if f.Named {
+			rf.named[f.Path] = true
 		}
 		out = append(out, f.Path)
 	}
-	if len(out) == 0 {
-		return nil, noFilesError(paths)
+	if len(out) == 0 && rf.failed == 0 {
+		return nil, nil, noFilesError(paths)
 	}
-	return out, nil
+	return out, rf, nil
 }

@@ -22,7 +22,9 @@ func contextCommand(e *env) *cli.Command {
 
 The leaf defaults to the last entry of the file, where Pi resumes. The file is
 indexed in one pass and only the entries of the context are decoded, one at a
-time, so memory stays small whatever the session's size.`,
+time, so memory stays small whatever the session's size.
+
+` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to build the context at"},
 			&cli.StringFlag{Name: "view", Value: "context", Usage: "`VIEW`: context, llm or provider"},

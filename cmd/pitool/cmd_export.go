@@ -73,7 +73,9 @@ collapsed and parsed by the browser only when opened. The page is written
 while the session is read, so big sessions export in bounded memory.
 
 By default the active branch is shown; --leaf picks another one and
---all-branches shows the whole tree.`,
+--all-branches shows the whole tree.
+
+` + helpReadOneFile,
 		Flags: append(exportFlags(),
 			&cli.BoolFlag{Name: "all-branches", Usage: "show every branch of the tree (the sidebar switches between them)"},
 		),
@@ -94,7 +96,9 @@ func exportMarkdownCommand(e *env) *cli.Command {
 		ArgsUsage: "FILE",
 		Description: `Writes the branch (the active one, or --leaf's) as Markdown for pasting into
 issues and docs: user and assistant turns, tool calls with their results in
-fenced blocks, summaries, and errors and aborted turns marked.`,
+fenced blocks, summaries, and errors and aborted turns marked.
+
+` + helpReadOneFile,
 		Flags: exportFlags(),
 		Action: func(c *cli.Context) error {
 			file, err := oneFile(c)

@@ -27,34 +27,41 @@ cost totals as Pi's /session counts them (see pitool stats), and the models used
 
 A DIR is searched recursively for session files, as ls searches it: one block
 per session, in path order, read in parallel. A file in it that is not a Pi
-session or cannot be read is skipped with a warning on stderr (and, when it is
-not a Pi session, a row {"file", "skipped"} in --json).
+session is skipped with a warning on stderr (and a row {"file", "skipped"} in
+--json); one that cannot be read is an error.
 
---json prints one JSON object per file, one per line.`,
+--json prints one JSON object per file, one per line.
+
+` + helpReadFailures,
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file"}},
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("info takes at least one FILE or DIR")
 			}
+			rf := newReadFailures(e, c.Args().Slice()...)
 			for _, path := range c.Args().Slice() {
 				if err := c.Context.Err(); err != nil {
 					return err
 				}
-				if err := printInfoPath(c, e, path, c.Bool("json")); err != nil {
+				if err := printInfoPath(c, e, rf, path, c.Bool("json")); err != nil {
 					return err
 				}
 			}
-			return nil
+			return rf.err()
 		},
 	}
 }
 
 // printInfoPath prints the info of a file, or of every session in a folder.
-func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
+func printInfoPath(c *cli.Context, e *env, rf *readFailures, path string, asJSON bool) error {
 	if st, err := os.Stat(path); err != nil || !st.IsDir() {
 		info, err := sessionInfo(e, path)
 		if err != nil {
-			return err
+			if c.Context.Err() != nil {
+				return err
+			}
+			rf.note(path, err)
+			return nil
 		}
 		return printInfo(e, info, asJSON)
 	}
@@ -86,7 +93,7 @@ func printInfoPath(c *cli.Context, e *env, path string, asJSON bool) error {
 	}
 	for i, r := range results {
 		if r.err != nil {
-			if ns := noteUnlisted(e, files[i].Path, r.err); ns != nil && asJSON {
+			if ns := rf.note(files[i].Path, r.err); ns != nil && asJSON {
 				if err := printJSONRow(e, skippedJSON(ns)); err != nil {
 					return err
 				}

@@ -29,8 +29,8 @@ newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/session
 or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does,
 and a file linked under several names is listed under each, as Pi lists it.
 Files that are not Pi sessions are listed last as skipped, with the reason (and
-a warning on stderr); files Pi cannot open (no header) or cannot read are
-skipped with a warning on stderr.
+a warning on stderr); files Pi cannot open (no header) are
+skipped with a warning on stderr, and a file that cannot be read is an error.
 
 Each row is read as Pi's /resume reads it (header, names, message count, last
 timestamp), in one pass over the file and without indexing it; files are read
@@ -54,7 +54,11 @@ sessions folder Pi has not made yet lists nothing, with a warning, as Pi's
 
 --json prints the rows as a JSON array (the fields of Pi's row, the file's
 size and entry count, the fields of pitool info --json with --tokens, and
-"archived": true on an archived one); a skipped file is a row {"file", "skipped"}.`,
+"archived": true on an archived one); a skipped file is a row {"file", "skipped"}.
+
+Exit status: 0 when the folder was listed (skipped files do not change it);
+2 when DIR is not a folder or does not exist, or a file in it cannot be read
+(permission, I/O error, a corrupt .gz: the list is printed first).`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show"},
@@ -77,20 +81,25 @@ size and entry count, the fields of pitool info --json with --tokens, and
 			}
 			infos := []lsRow{}
 			var skips []*jsonl.NotSessionError
+			rf := newReadFailures(e)
 			if !exists {
 				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
-			} else if infos, skips, err = listSessions(c, e, dir, opts); err != nil {
+			} else if infos, skips, err = listSessions(c, e, rf, dir, opts); err != nil {
 				return err
 			}
 			infos = opts.filter(infos)
 			if c.Bool("json") {
 				b, err := marshalRows(lsRows(infos, skips))
+				if err == nil {
+					err = writeJSONLine(e, b)
+				}
 				if err != nil {
 					return err
 				}
-				return writeJSONLine(e, b)
+			} else if err := writeSessionList(e.stdout, infos, skips, dir); err != nil {
+				return err
 			}
-			return writeSessionList(e.stdout, infos, skips, dir)
+			return rf.err()
 		},
 	}
 }
@@ -189,7 +198,7 @@ type lsResult struct {
 // listSessions summarises every session under dir, newest first (ties keep
 // Pi's order: file name descending), and the files that are not sessions.
 // Archived sessions are left out (and counted on stderr) unless opts.all.
-func listSessions(c *cli.Context, e *env, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
+func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
 	files, err := sessionfiles.ExpandEveryPath([]string{dir})
 	if err != nil {
 		return nil, nil, err
@@ -220,7 +229,7 @@ func listSessions(c *cli.Context, e *env, dir string, opts lsOptions) ([]lsRow, 
 		case r.err == nil:
 			infos = append(infos, r.row)
 		default:
-			if ns := noteUnlisted(e, files[i].Path, r.err); ns != nil {
+			if ns := noteUnlisted(e, rf, files[i].Path, r.err); ns != nil {
 				skips = append(skips, ns)
 			}
 		}
@@ -260,11 +269,11 @@ func lsBatch(n int) int {
 
 // noteUnlisted warns about a file ls could not list and returns it when it
 // is not a Pi session, for the skipped rows. A session of another cwd
-// (--cwd) is left out silently.
-func noteUnlisted(e *env, path string, err error) *jsonl.NotSessionError {
+// (--cwd) is left out silently; one Pi would not list is skipped with a
+// warning; one that cannot be read is an error (readFailures).
+func noteUnlisted(e *env, rf *readFailures, path string, err error) *jsonl.NotSessionError {
 	if ns, ok := jsonl.IsNotSession(err); ok {
-		noteSkipped(e, ns)
-		return ns
+		return rf.note(path, ns)
 	}
 	var unlisted *jsonl.UnlistedError
 	switch {
@@ -274,7 +283,7 @@ func noteUnlisted(e *env, path string, err error) *jsonl.NotSessionError {
 	case errors.Is(err, jsonl.ErrNoHeader):
 		e.warningf("%s: skipped: its first entry is no session header, so Pi does not list it (pitool repair adds one)", path)
 	default:
-		e.warningf("%s: skipped: %s", path, strings.TrimPrefix(fileError(path, err), path+": "))
+		rf.note(path, err)
 	}
 	return nil
 }

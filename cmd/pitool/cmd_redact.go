@@ -66,10 +66,14 @@ live Pi session) unless --force; lines Pi appends while a file is rewritten
 are redacted and kept.
 
 Findings show rule, file, line, JSON path and a masked preview, never the
-value: a key on the path that held a secret is shown redacted, and so is a
-file named after a secret session id (copies under -o OUTDIR take the
-redacted name; --in-place keeps the name and says so). --rules takes
-a gitleaks-style TOML or JSON file of extra [[rules]] and [allowlist] entries.
+value: a key on the path that held a secret is shown redacted. So is every
+path redact prints (findings, --json "path", warnings and errors): a secret
+in a file or folder name, and with --paths the user of a home folder
+(/home/alice, and Pi's --home-alice-proj-- folders), gets the placeholder it
+gets in content. Copies under -o OUTDIR take the redacted names, still
+session names; two that would share a name are kept apart with -2, -3…
+(--in-place keeps the name and says so). --rules takes a gitleaks-style
+TOML or JSON file of extra [[rules]] and [allowlist] entries.
 
 ` + helpExitCodes
 
@@ -92,7 +96,7 @@ func redactCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)"},
 			&cli.StringFlag{Name: "salt", Usage: "key placeholders with `SALT` (same salt, same placeholders across runs)"},
 			&cli.BoolFlag{Name: "pii", Usage: "also redact e-mail addresses, phone numbers and IP addresses"},
-			&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd)"},
+			&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd), in content and in file and folder names"},
 			&cli.BoolFlag{Name: "drop-signatures", Usage: "remove opaque thinking/thought/text signatures"},
 			&cli.BoolFlag{Name: "drop-images", Usage: "replace image data with a 1x1 placeholder image"},
 		},
@@ -121,7 +125,7 @@ func redactFlags(c *cli.Context) redactOptions {
 	}
 }
 
-func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) error {
+func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (err error) {
 	if err := opts.validate(args); err != nil {
 		return err
 	}
@@ -129,12 +133,18 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	if err != nil {
 		return err
 	}
+	mask := newPathMask(r, args...)
+	defer func() { err = mask.err(err) }()
+	e = mask.env(e)
 	files, err := redactInputs(opts, args)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
 		return noFilesError(args)
+	}
+	for _, f := range files {
+		mask.add(f.Path)
 	}
 	rep := newRedactReport(e, opts)
 	var bar *progress.Bar
@@ -143,18 +153,18 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	}
 	for _, f := range files {
 		if opts.inPlace && f.Outside {
-			rep.skip(f.Path, outsideReason(rootOf(args, f.Path)))
+			rep.skip(mask.name(f.Path), outsideReason(mask.name(rootOf(args, f.Path))))
 			bar.Add(1)
 			continue
 		}
-		name := r.RedactName(f.Path) // a file named after a secret id is shown redacted
+		name := mask.name(f.Path) // a file or folder named after a secret is shown redacted
 		if ns := f.NotRegular(); ns != nil && !opts.check {
 			rep.add(name)
 			rep.skipNotSession(name, ns)
 			bar.Add(1)
 			continue
 		}
-		st, err := redactOne(ctx, e, r, opts, args, f, rep.add(name))
+		st, err := redactOne(ctx, e, r, mask, opts, args, f, rep.add(name))
 		if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
 			if f.Named {
 				bar.Finish()
@@ -173,7 +183,7 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) e
 	}
 	bar.Finish()
 	if opts.inPlace {
-		warnUnredacted(ctx, e, r, args, files)
+		warnUnredacted(ctx, e, r, mask, args, files)
 	}
 	return rep.finish()
 }
@@ -208,7 +218,7 @@ func redactInputs(opts redactOptions, args []string) ([]sessionfiles.File, error
 // warnUnredacted names the files under the folders in args that may hold
 // session lines (backups, quarantines), were not redacted in place, and
 // still hold secrets.
-func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, args []string, done []sessionfiles.File) {
+func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, args []string, done []sessionfiles.File) {
 	all, err := redact.CheckFiles(args)
 	if err != nil {
 		return
@@ -224,15 +234,15 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, args []stri
 		}
 		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
 		case err != nil:
-			e.warningf("%s may hold session lines and could not be checked", r.RedactName(p))
+			e.warningf("%s may hold session lines and could not be checked", mask.name(p))
 			left++
 		case st.Findings > 0:
-			e.warningf("%s holds %d secrets and was not redacted", r.RedactName(p), st.Findings)
+			e.warningf("%s holds %d secrets and was not redacted", mask.name(p), st.Findings)
 			left++
 		}
 	}
 	if left > 0 {
-		e.hintf("remove or redact them before sharing; 'pitool redact --check %s' lists them", r.RedactName(strings.Join(args, " ")))
+		e.hintf("remove or redact them before sharing; 'pitool redact --check %s' lists them", mask.replace(strings.Join(args, " ")))
 	}
 }
 
@@ -283,14 +293,14 @@ func (o redactOptions) redactor() (*redact.Redactor, error) {
 }
 
 // redactOne checks, rewrites or copies one file according to the mode.
-func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions, args []string, f sessionfiles.File, onFinding func(redact.Finding)) (redact.Stats, error) {
+func redactOne(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, o redactOptions, args []string, f sessionfiles.File, onFinding func(redact.Finding)) (redact.Stats, error) {
 	switch {
 	case o.check:
 		return r.RedactFile(ctx, f.Path, e.stdin, nil, onFinding)
 	case o.inPlace:
 		st, backup, err := r.ReplaceFile(ctx, f.Path, o.replace, onFinding)
 		if backup != "" {
-			e.warningf("%s: the original, with its secrets, is kept as %s", f.Path, backup)
+			e.warningf("%s: the original, with its secrets, is kept as %s", mask.name(f.Path), mask.name(backup))
 		}
 		return st, err
 	}
@@ -299,7 +309,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 			return redact.Stats{}, err
 		}
 	}
-	out, err := outputPath(o.out, args, f, r.RedactName)
+	out, err := outputPath(o.out, args, f, mask)
 	if err != nil {
 		return redact.Stats{}, err
 	}
@@ -314,8 +324,9 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, o redactOptions,
 
 // outputPath is where f goes: out itself for a single named input,
 // otherwise out/<path relative to the folder it was found in>, redacted by
-// name (a copy is not named after a secret id).
-func outputPath(out string, args []string, f sessionfiles.File, name func(string) string) (string, error) {
+// name (a copy is not named after a secret, in its file or folder names) and
+// made unique in the run (pathMask.output).
+func outputPath(out string, args []string, f sessionfiles.File, mask *pathMask) (string, error) {
 	if len(args) == 1 && f.Named && !isDir(out) {
 		return out, nil
 	}
@@ -326,7 +337,7 @@ func outputPath(out string, args []string, f sessionfiles.File, name func(string
 			break
 		}
 	}
-	dest := filepath.Join(out, name(rel))
+	dest := mask.output(out, rel)
 	if err := safefile.MkdirAll(filepath.Dir(dest)); err != nil {
 		return "", err
 	}

@@ -36,7 +36,9 @@ The pattern is a literal unless -e makes it a Go (RE2) regexp; -i ignores
 case. --role takes user, assistant, toolResult, bashExecution, custom,
 branchSummary or compactionSummary (repeat it or join with commas); --tool
 NAME keeps the calls of that tool and their results. Exits 1 when nothing
-matches, as grep does.`,
+matches, as grep does.
+
+` + helpReadFailures,
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "regexp", Aliases: []string{"e"}, Usage: "PATTERN is a Go (RE2) regexp"},
 			&cli.BoolFlag{Name: "ignore-case", Aliases: []string{"i"}, Usage: "ignore case"},
@@ -69,18 +71,21 @@ func runSearch(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	files, err := sessionPaths(e, c.Args().Tail())
+	files, rf, err := sessionPaths(e, c.Args().Tail())
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	out := &searchOutput{e: e, w: w, json: c.Bool("json"), files: c.Bool("files-with-matches"), count: c.Bool("count")}
+	out := &searchOutput{e: e, rf: rf, w: w, json: c.Bool("json"), files: c.Bool("files-with-matches"), count: c.Bool("count")}
 	if out.color, err = useColor(c.String("color"), e.stdout); err != nil {
 		return err
 	}
 	err = search.Run(c.Context, m, opts, files, 0, out)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
+	}
+	if err == nil {
+		err = rf.err() // exit 2 before "no match", as grep does
 	}
 	if err == nil && out.matches == 0 {
 		return &findingsError{"no match"}
@@ -123,6 +128,10 @@ func searchOptions(c *cli.Context) (search.Options, error) {
 		o.Limit = 1
 	}
 	o.CountOnly = c.Bool("count") || c.Bool("files-with-matches")
+	o.Stdin = c.App.Reader
+	if o.Active && contains(c.Args().Tail(), jsonl.StdinName) {
+		return o, usagef("--branch active reads a file twice and stdin (-) once: save it to a file first")
+	}
 	return o, nil
 }
 
@@ -150,6 +159,7 @@ const (
 // searchOutput prints a search's results.
 type searchOutput struct {
 	e                  *env
+	rf                 *readFailures
 	w                  *bufio.Writer
 	json, files, count bool
 	color              bool
@@ -171,7 +181,10 @@ func (o *searchOutput) Match(m search.Match) error {
 // could not be searched.
 func (o *searchOutput) FileDone(r search.FileResult) error {
 	if r.Err != nil {
-		o.e.warningf("%s", fileError(r.File, r.Err))
+		if err := o.w.Flush(); err != nil { // the matches so far, then the line about the file
+			return err
+		}
+		o.rf.note(r.File, r.Err)
 		return nil
 	}
 	if r.Count == 0 || !(o.files || o.count) {

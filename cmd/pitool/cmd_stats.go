@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -28,7 +27,9 @@ totals are those pitool info prints.
 --by groups the rows (day, week and month by the entry's local time; model is
 the model that answered). --since and --until keep the entries in a time
 range. The table ends with the total; --json prints {by, rows, total} and
---csv one line per row, the total last.`,
+--csv one line per row, the total last.
+
+` + helpReadFailures,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Value: string(stats.ByDay), Usage: "group by `WHAT`: " + strings.Join(statsGroupings(), ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
@@ -52,11 +53,11 @@ func runStats(c *cli.Context, e *env) error {
 	if err != nil {
 		return usagef("--by: %s (want %s)", err, strings.Join(statsGroupings(), ", "))
 	}
-	opts := stats.Options{By: by}
+	opts := stats.Options{By: by, Stdin: e.stdin}
 	if opts.Since, opts.Until, err = timeRange(c); err != nil {
 		return err
 	}
-	files, err := sessionPaths(e, c.Args().Slice())
+	files, rf, err := sessionPaths(e, c.Args().Slice())
 	if err != nil {
 		return err
 	}
@@ -65,12 +66,15 @@ func runStats(c *cli.Context, e *env) error {
 		return err
 	}
 	for _, f := range failed {
-		if ns, ok := jsonl.IsNotSession(f.Err); ok {
-			e.warningf("%s: skipped: %s", f.File, ns.Describe())
-			continue
-		}
-		e.warningf("%s", fileError(f.File, f.Err))
+		rf.note(f.File, f.Err)
 	}
+	if err := writeStats(c, e, rep); err != nil {
+		return err
+	}
+	return rf.err()
+}
+
+func writeStats(c *cli.Context, e *env, rep *stats.Report) error {
 	switch {
 	case c.Bool("json"):
 		b, err := marshalOutput(rep)

@@ -13,7 +13,9 @@ func tokensCommand(e *env) *cli.Command {
 		Description: `Prints {perMessage, context}: Pi's estimateTokens for every message of the
 context at the leaf (characters counted as UTF-16 units, divided by 4, rounded
 up) and estimateContextTokens (the last trusted assistant usage plus the
-estimates of the messages after it).`,
+estimates of the messages after it).
+
+` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to estimate at"},
 		},

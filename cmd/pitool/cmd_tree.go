@@ -27,7 +27,9 @@ Rows fit --width by clipping the preview only: labels and markers always show.
 fork --at take.
 
 --json prints {leafId, rows} with the rows of Pi's own session tree: id, parentId,
-type, depth, label and children, depth-first, siblings oldest first.`,
+type, depth, label and children, depth-first, siblings oldest first.
+
+` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
 			&cli.IntFlag{Name: "width", Value: 100, Usage: "clip previews so rows fit `N` characters (0: no limit)"},

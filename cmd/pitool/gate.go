@@ -1,8 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
 
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/termtext"
@@ -74,4 +79,87 @@ func nightlyGate(r fileReport) (fileReport, bool) {
 func (rep *redactReport) skipNotSession(name string, ns *jsonl.NotSessionError) {
 	rep.Files = rep.Files[:len(rep.Files)-1]
 	rep.skip(name, ns.Describe())
+}
+
+// The read commands (stats, search, info, ls; validate counts the same way)
+// share one rule for a file they cannot read as a Pi session, applied by
+// readFailures.note:
+//
+//   - a file named on the command line (or -) that is not a Pi session or
+//     cannot be read is an error, "PATH: reason", and the run exits 2;
+//   - a file found in a folder that is not a Pi session (binary data, UTF-16,
+//     other JSONL, a FIFO) is skipped with a warning and changes nothing;
+//   - a file found in a folder that cannot be read (permission, I/O error,
+//     a corrupt .gz or .zst: unreadable) is an error and the run exits 2;
+//     one pitool reads but cannot use (a session too damaged to index) is
+//     skipped with a warning, as before.
+//
+// Either way the other files are read and reported first. The commands that
+// read one FILE (context, tokens, tree, export) fail on it at once, exit 2.
+// An empty file is a session with no entries, as before: Pi refuses to open
+// it, which those commands say in a warning.
+
+// helpReadFailures is the rule as the --help of the folder commands gives it.
+const helpReadFailures = `Exit status: 2 when a file named on the command line is not a Pi session
+(binary data, UTF-16, a corrupt .gz) or cannot be read, or when a file in a
+folder cannot be read; a file in a folder that is not a Pi session is skipped
+with a warning and does not change the status. The other files are reported
+first.`
+
+// helpReadOneFile is the rule as the --help of the one-file commands gives it.
+const helpReadOneFile = `Exit status: 0 ok; 2 when FILE is not a Pi session (binary data, UTF-16, a
+corrupt .gz), cannot be read, or on a usage error; 130 interrupted. An
+empty file is read as a session with no entries, with a warning.`
+
+// readFailures applies the rule above and remembers whether the run must
+// exit 2.
+type readFailures struct {
+	e      *env
+	named  map[string]bool
+	failed int
+}
+
+func newReadFailures(e *env, named ...string) *readFailures {
+	rf := &readFailures{e: e, named: map[string]bool{}}
+	for _, p := range named {
+		rf.named[p] = true
+	}
+	return rf
+}
+
+// note reports err, met reading path, and returns it as a NotSessionError
+// when the file is not a Pi session (for the commands that list skipped
+// files).
+func (rf *readFailures) note(path string, err error) *jsonl.NotSessionError {
+	ns, isNS := jsonl.IsNotSession(err)
+	switch {
+	case rf.named[path] || unreadable(err):
+	case isNS:
+		noteSkipped(rf.e, ns)
+		return ns
+	default:
+		rf.e.warningf("%s: skipped: %s", path, strings.TrimPrefix(fileError(path, err), path+": "))
+		return nil
+	}
+	rf.failed++
+	rf.e.errorf("%s", strings.Replace(fileError(path, err), path+": "+path+": ", path+": ", 1))
+	return ns
+}
+
+// unreadable reports whether err means the file's bytes could not be had:
+// an error of the system (permission, I/O), or a compressed stream that does
+// not decompress.
+func unreadable(err error) bool {
+	var pe *fs.PathError
+	var se *os.SyscallError
+	return errors.As(err, &pe) || errors.As(err, &se) || errors.Is(err, syscall.EIO) ||
+		errors.Is(err, jsonl.ErrDecompress) || errors.Is(err, jsonl.ErrDecompressionLimit)
+}
+
+// err is errReported (exit 2, the lines printed already) if a file failed.
+func (rf *readFailures) err() error {
+	if rf.failed > 0 {
+		return errReported
+	}
+	return nil
 }

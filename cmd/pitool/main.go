@@ -3,14 +3,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // memoryLimit is pitool's default soft memory limit (GOMEMLIMIT), its floor:
@@ -28,16 +33,139 @@ const limitHeadroom = 4
 
 func main() { os.Exit(mainCode()) }
 
+// interruptGrace is how long run has, after the first SIGINT or SIGTERM, to
+// wind down (report what was in flight, remove its temporary files) before
+// pitool exits anyway: a worker blocked in a read of a FIFO or a pipe that
+// never closes does not see the cancelled context.
+const interruptGrace = 800 * time.Millisecond
+
 // mainCode is main up to the exit: the memory limit, SIGINT and SIGTERM
 // cancelling the run, and run itself. Tests run it as the pitool command.
+//
+// The first signal cancels run's context and calls the interrupt hooks
+// (onInterrupt); run then has interruptGrace to return. If it has not, or a
+// second signal comes, pitool prints "pitool: error: interrupted" (once: not
+// if run printed it already) and exits 130 without waiting. A temporary file
+// a writer leaves behind is locked by this process only: the next run that
+// writes into that folder removes it (safefile.CleanStale).
 func mainCode() int {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
 		followLiveHeap(memoryLimit)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &lastWords{w: os.Stderr}
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, os.Args, os.Stdin, os.Stdout, stderr) }()
+	select {
+	case code := <-done:
+		return code
+	case sig := <-sigs:
+		cancel()
+		runInterruptHooks(sig)
+	}
+	grace := time.NewTimer(interruptGrace)
+	defer grace.Stop()
+	select {
+	case code := <-done:
+		return code
+	case <-grace.C:
+	case sig := <-sigs:
+		runInterruptHooks(sig)
+	}
+	stderr.close()
+	return exitInterrupted
+}
+
+// interruptHooks are called, in order, on every SIGINT or SIGTERM pitool
+// gets, before it waits for run (the first) or exits (the second). A command
+// that runs work in a child process (privilege separation) registers one to
+// pass the signal on, so that the child ends with pitool; pitool does not
+// signal its process group, which may hold the shell or script that ran it.
+var interruptHooks struct {
+	sync.Mutex
+	next  int
+	hooks map[int]func(os.Signal)
+}
+
+// onInterrupt registers f as an interrupt hook until remove is called. f
+// must not block: pitool exits at most interruptGrace after the first signal.
+func onInterrupt(f func(os.Signal)) (remove func()) {
+	interruptHooks.Lock()
+	defer interruptHooks.Unlock()
+	if interruptHooks.hooks == nil {
+		interruptHooks.hooks = map[int]func(os.Signal){}
+	}
+	id := interruptHooks.next
+	interruptHooks.next++
+	interruptHooks.hooks[id] = f
+	return func() {
+		interruptHooks.Lock()
+		defer interruptHooks.Unlock()
+		delete(interruptHooks.hooks, id)
+	}
+}
+
+// runInterruptHooks calls the registered hooks with sig, in registration order.
+func runInterruptHooks(sig os.Signal) {
+	interruptHooks.Lock()
+	ids := make([]int, 0, len(interruptHooks.hooks))
+	for id := range interruptHooks.hooks {
+		ids = append(ids, id)
+	}
+	interruptHooks.Unlock()
+	slices.Sort(ids)
+	for _, id := range ids {
+		interruptHooks.Lock()
+		f := interruptHooks.hooks[id]
+		interruptHooks.Unlock()
+		if f != nil {
+			f(sig)
+		}
+	}
+}
+
+// interruptedLine is the line run prints for an interrupted run.
+var interruptedLine = []byte("pitool: error: interrupted\n")
+
+// lastWords is pitool's stderr: it remembers whether run has said
+// "interrupted", and close says it (if run has not) and keeps run's
+// goroutines, still going as pitool exits, from writing more.
+type lastWords struct {
+	mu     sync.Mutex
+	w      io.Writer
+	said   bool
+	closed bool
+}
+
+func (l *lastWords) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return len(p), nil
+	}
+	if bytes.Contains(p, interruptedLine) {
+		l.said = true
+	}
+	return l.w.Write(p)
+}
+
+// Unwrap returns the writer l writes to (progress.IsTerminal asks).
+func (l *lastWords) Unwrap() io.Writer { return l.w }
+
+// close prints the interrupted line unless run printed it, then drops
+// every later write.
+func (l *lastWords) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.said && !l.closed {
+		l.w.Write(interruptedLine)
+	}
+	l.closed = true
 }
 
 // gcSentinel is the object whose cleanup marks a collection.

@@ -28,8 +28,16 @@ type Bar struct {
 	drawn time.Time
 }
 
-// IsTerminal reports whether w is a character device (a terminal).
+// IsTerminal reports whether w is a character device (a terminal). A writer
+// with an Unwrap() io.Writer method (pitool's stderr) is the writer it wraps.
 func IsTerminal(w io.Writer) bool {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
