@@ -49,7 +49,7 @@ const attackLine = `{"type":"custom","customType":"attacker","data":{"x":"ATTACK
 // victimMarker is in every victim file: the attacker must never see it.
 const victimMarker = "VICTIM-PRIVATE-4343"
 
-func needRoot(t *testing.T) {
+func atkNeedRoot(t *testing.T) {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		t.Skip("attack tests need root: pitool runs as root on a folder another uid owns")
@@ -68,33 +68,33 @@ func attackRounds() int {
 	return 1
 }
 
-// arena is one attack's temporary world: the attacker's folder A (uid
+// atkArena is one attack's temporary world: the attacker's folder A (uid
 // 4242), the victim's folder V (uid 4343) with its file, and room beside.
-type arena struct {
+type atkArena struct {
 	base, A, V, victim string
 	victimMode         os.FileMode
 	before             map[string]string
 }
 
-// newArena makes the arena; victimFrom is the corpus file the victim's
+// atkNewArena makes the arena; victimFrom is the corpus file the victim's
 // session is made of (its header gets victimMarker), victimMode its mode.
-func newArena(t *testing.T, victimFrom string, victimMode os.FileMode) *arena {
+func atkNewArena(t *testing.T, victimFrom string, victimMode os.FileMode) *atkArena {
 	t.Helper()
 	base := t.TempDir()
 	// pitool fixed to run as the folder's owner must be able to reach it.
 	os.Chmod(filepath.Dir(base), 0o755)
 	os.Chmod(base, 0o755)
-	ar := &arena{base: base, A: filepath.Join(base, "attacker"), V: filepath.Join(base, "victim"), victimMode: victimMode}
-	mkdirOwned(t, ar.A, 0o755, attackerUID)
-	mkdirOwned(t, ar.V, 0o755, victimUID)
+	ar := &atkArena{base: base, A: filepath.Join(base, "attacker"), V: filepath.Join(base, "victim"), victimMode: victimMode}
+	atkMkdirOwned(t, ar.A, 0o755, attackerUID)
+	atkMkdirOwned(t, ar.V, 0o755, victimUID)
 	ar.victim = filepath.Join(ar.V, "victim.jsonl")
-	writeOwned(t, ar.victim, markVictim(t, victimFrom), victimMode, victimUID)
-	ar.before = dirState(t, ar.V)
+	atkWriteOwned(t, ar.victim, atkMarkVictim(t, victimFrom), victimMode, victimUID)
+	ar.before = atkDirState(t, ar.V)
 	return ar
 }
 
-// markVictim returns the corpus file with victimMarker in its header's cwd.
-func markVictim(t *testing.T, from string) []byte {
+// atkMarkVictim returns the corpus file with victimMarker in its header's cwd.
+func atkMarkVictim(t *testing.T, from string) []byte {
 	b, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +102,7 @@ func markVictim(t *testing.T, from string) []byte {
 	return bytes.Replace(b, []byte(`"cwd":"/home/dev/project"`), []byte(`"cwd":"/home/`+victimMarker+`"`), 1)
 }
 
-func mkdirOwned(t *testing.T, dir string, mode os.FileMode, uid int) {
+func atkMkdirOwned(t *testing.T, dir string, mode os.FileMode, uid int) {
 	t.Helper()
 	if err := os.MkdirAll(dir, mode); err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func mkdirOwned(t *testing.T, dir string, mode os.FileMode, uid int) {
 	}
 }
 
-func writeOwned(t *testing.T, path string, b []byte, mode os.FileMode, uid int) {
+func atkWriteOwned(t *testing.T, path string, b []byte, mode os.FileMode, uid int) {
 	t.Helper()
 	if err := os.WriteFile(path, b, mode); err != nil {
 		t.Fatal(err)
@@ -130,17 +130,17 @@ func writeOwned(t *testing.T, path string, b []byte, mode os.FileMode, uid int) 
 
 // session puts a copy of a corpus file in the attacker's tree, owned by the
 // attacker, idle for two days.
-func (ar *arena) session(t *testing.T, rel, from string) string {
+func (ar *atkArena) session(t *testing.T, rel, from string) string {
 	t.Helper()
 	p := filepath.Join(ar.A, rel)
 	for d := filepath.Dir(p); d != ar.A && len(d) > len(ar.A); d = filepath.Dir(d) {
-		mkdirOwned(t, d, 0o755, attackerUID)
+		atkMkdirOwned(t, d, 0o755, attackerUID)
 	}
 	b, err := os.ReadFile(from)
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeOwned(t, p, b, 0o644, attackerUID)
+	atkWriteOwned(t, p, b, 0o644, attackerUID)
 	old := time.Now().Add(-48 * time.Hour)
 	os.Chtimes(p, old, old)
 	return p
@@ -167,9 +167,9 @@ func attackerFIFO(path string) error {
 	return os.Rename(tmp, path)
 }
 
-// dirState lists every path under dir with its type, owner, mode and (for a
+// atkDirState lists every path under dir with its type, owner, mode and (for a
 // regular file) the hash of its bytes.
-func dirState(t *testing.T, dir string) map[string]string {
+func atkDirState(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -196,8 +196,8 @@ func dirState(t *testing.T, dir string) map[string]string {
 
 // victimHarm describes how the victim's folder differs from before ("" if
 // not at all): a file changed, created or removed.
-func (ar *arena) victimHarm(t *testing.T) string {
-	now := dirState(t, ar.V)
+func (ar *atkArena) victimHarm(t *testing.T) string {
+	now := atkDirState(t, ar.V)
 	var diffs []string
 	for p, s := range ar.before {
 		if n, ok := now[p]; !ok {
@@ -216,18 +216,21 @@ func (ar *arena) victimHarm(t *testing.T) string {
 }
 
 // run is one pitool process started by the test.
-type pitoolRun struct {
+type atkPitoolRun struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
 	done           chan struct{}
 	err            error
 }
 
-// startPitool starts pitool as root (the test's uid) with extra env.
-func startPitool(t *testing.T, exe string, env []string, args ...string) *pitoolRun {
+// atkStartPitool starts pitool as root (the test's uid) with extra env.
+func atkStartPitool(t *testing.T, exe string, env []string, args ...string) *atkPitoolRun {
 	t.Helper()
-	r := &pitoolRun{cmd: exec.Command(exe, args...), done: make(chan struct{})}
-	r.cmd.Env = append(os.Environ(), env...)
+	r := &atkPitoolRun{cmd: exec.Command(exe, args...), done: make(chan struct{})}
+	// A -race binary sleeps a second at exit (atexit_sleep_ms): per run,
+	// that would make the sweeps slow under -race, for nothing.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	r.cmd.Env = append(append(os.Environ(), "GORACE="+gorace), env...)
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -238,7 +241,7 @@ func startPitool(t *testing.T, exe string, env []string, args ...string) *pitool
 }
 
 // wait waits up to d for the process to end; false if it did not.
-func (r *pitoolRun) wait(d time.Duration) bool {
+func (r *atkPitoolRun) wait(d time.Duration) bool {
 	select {
 	case <-r.done:
 		return true
@@ -247,7 +250,7 @@ func (r *pitoolRun) wait(d time.Duration) bool {
 	}
 }
 
-func (r *pitoolRun) ended() bool {
+func (r *atkPitoolRun) ended() bool {
 	select {
 	case <-r.done:
 		return true
@@ -256,14 +259,14 @@ func (r *pitoolRun) ended() bool {
 	}
 }
 
-func (r *pitoolRun) kill() {
+func (r *atkPitoolRun) kill() {
 	if !r.ended() {
 		r.cmd.Process.Kill()
 		<-r.done
 	}
 }
 
-func (r *pitoolRun) code() int {
+func (r *atkPitoolRun) code() int {
 	if r.err == nil {
 		return 0
 	}
@@ -273,40 +276,40 @@ func (r *pitoolRun) code() int {
 	return -1
 }
 
-func (r *pitoolRun) output() string { return r.stdout.String() + r.stderr.String() }
+func (r *atkPitoolRun) output() string { return r.stdout.String() + r.stderr.String() }
 
-// runLimit bounds every pitool run of the attack tests: one that has not
+// atkRunLimit bounds every pitool run of the attack tests: one that has not
 // ended by then hung, and is killed.
-const runLimit = 15 * time.Second
+const atkRunLimit = 15 * time.Second
 
-// finish waits for the run within runLimit; a run that hangs is killed and
-// reported as a failure.
-func (r *pitoolRun) finish(t *testing.T, what string) {
+// finish waits for the run within atkRunLimit; a run that hangs is killed
+// and reported as a failure.
+func (r *atkPitoolRun) finish(t *testing.T, what string) {
 	t.Helper()
-	if !r.wait(runLimit) {
+	if !r.wait(atkRunLimit) {
 		r.kill()
-		t.Errorf("%s: pitool did not end within %v (killed)", what, runLimit)
+		t.Errorf("%s: pitool did not end within %v (killed)", what, atkRunLimit)
 	}
 }
 
-// openGate holds every open of a file in its folders (and of the folders
+// atkOpenGate holds every open of a file in its folders (and of the folders
 // themselves) by another process until on has run.
-type openGate struct {
+type atkOpenGate struct {
 	fd   int
 	stop chan struct{}
-	on   func(gateEvent)
+	on   func(atkGateEvent)
 	wg   sync.WaitGroup
 }
 
-// gateEvent is one open waiting for the test: pid opens path.
-type gateEvent struct {
+// atkGateEvent is one open waiting for the test: pid opens path.
+type atkGateEvent struct {
 	pid  int32
 	path string
 }
 
-// newGate starts holding opens in dirs; on runs for each one, in order,
+// atkNewGate starts holding opens in dirs; on runs for each one, in order,
 // while the opener waits. on must not open files in those folders.
-func newGate(t *testing.T, on func(gateEvent), dirs ...string) *openGate {
+func atkNewGate(t *testing.T, on func(atkGateEvent), dirs ...string) *atkOpenGate {
 	t.Helper()
 	fd, err := unix.FanotifyInit(unix.FAN_CLASS_CONTENT|unix.FAN_CLOEXEC|unix.FAN_NONBLOCK, unix.O_RDONLY|unix.O_LARGEFILE)
 	if err != nil {
@@ -318,8 +321,8 @@ func newGate(t *testing.T, on func(gateEvent), dirs ...string) *openGate {
 			t.Skip("fanotify mark:", err)
 		}
 	}
-	g := &openGate{fd: fd, stop: make(chan struct{}), on: on}
-	pending := make(chan pendingEvent, 1024)
+	g := &atkOpenGate{fd: fd, stop: make(chan struct{}), on: on}
+	pending := make(chan atkPendingEvent, 1024)
 	g.wg.Add(2)
 	go g.read(pending)
 	go g.answer(pending)
@@ -327,13 +330,13 @@ func newGate(t *testing.T, on func(gateEvent), dirs ...string) *openGate {
 	return g
 }
 
-type pendingEvent struct {
-	ev gateEvent
+type atkPendingEvent struct {
+	ev atkGateEvent
 	fd int32
 }
 
 // read answers the test's own opens at once and queues the others.
-func (g *openGate) read(pending chan<- pendingEvent) {
+func (g *atkOpenGate) read(pending chan<- atkPendingEvent) {
 	defer g.wg.Done()
 	defer close(pending)
 	self := int32(os.Getpid())
@@ -367,13 +370,13 @@ func (g *openGate) read(pending chan<- pendingEvent) {
 				continue
 			}
 			path, _ := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(m.Fd)))
-			pending <- pendingEvent{gateEvent{pid: m.Pid, path: path}, m.Fd}
+			pending <- atkPendingEvent{atkGateEvent{pid: m.Pid, path: path}, m.Fd}
 		}
 	}
 }
 
 // answer runs on for each queued open, then lets it go on.
-func (g *openGate) answer(pending <-chan pendingEvent) {
+func (g *atkOpenGate) answer(pending <-chan atkPendingEvent) {
 	defer g.wg.Done()
 	for p := range pending {
 		if g.on != nil {
@@ -383,7 +386,7 @@ func (g *openGate) answer(pending <-chan pendingEvent) {
 	}
 }
 
-func (g *openGate) allow(fd int32) {
+func (g *atkOpenGate) allow(fd int32) {
 	var resp [8]byte
 	binary.NativeEndian.PutUint32(resp[0:], uint32(fd))
 	binary.NativeEndian.PutUint32(resp[4:], unix.FAN_ALLOW)
@@ -392,7 +395,7 @@ func (g *openGate) allow(fd int32) {
 }
 
 // close stops the gate; opens still waiting are let go by the kernel.
-func (g *openGate) close() {
+func (g *atkOpenGate) close() {
 	select {
 	case <-g.stop:
 		return
@@ -403,11 +406,11 @@ func (g *openGate) close() {
 	unix.Close(g.fd)
 }
 
-// sweep runs one attack once per moment: trial k acts at the kth open
+// atkSweep runs one attack once per moment: trial k acts at the kth open
 // pitool makes in the watched folders, for k = 1, 2, ... until a trial's
 // pitool made fewer than k opens. trial returns the number of opens seen
 // and the harm done ("" for none). It returns the trials run and the harms.
-func sweep(t *testing.T, trial func(t *testing.T, k int) (opens int, harm string)) (trials int, harms []string) {
+func atkSweep(t *testing.T, trial func(t *testing.T, k int) (opens int, harm string)) (trials int, harms []string) {
 	t.Helper()
 	for k := 1; k <= 60; k++ {
 		opens, harm := trial(t, k)
@@ -428,10 +431,10 @@ func sweep(t *testing.T, trial func(t *testing.T, k int) (opens int, harm string
 	return trials, harms
 }
 
-// atOpen returns a gate callback that runs act once, at the kth open, and
+// atkAtOpen returns a gate callback that runs act once, at the kth open, and
 // counts the opens in *n.
-func atOpen(k int, n *int, act func(gateEvent)) func(gateEvent) {
-	return func(ev gateEvent) {
+func atkAtOpen(k int, n *int, act func(atkGateEvent)) func(atkGateEvent) {
+	return func(ev atkGateEvent) {
 		*n++
 		if *n == k {
 			act(ev)
@@ -439,9 +442,9 @@ func atOpen(k int, n *int, act func(gateEvent)) func(gateEvent) {
 	}
 }
 
-// whenReady returns a function that runs act once, the first time ready()
+// atkWhenReady returns a function that runs act once, the first time ready()
 // holds when it is called: from every gate event and from a poller.
-func whenReady(ready func() bool, act func()) (check func() bool) {
+func atkWhenReady(ready func() bool, act func()) (check func() bool) {
 	var once sync.Once
 	var mu sync.Mutex
 	fired := false
@@ -456,9 +459,9 @@ func whenReady(ready func() bool, act func()) (check func() bool) {
 	}
 }
 
-// startPoll calls check every 200µs, in a goroutine, until it reports true
+// atkStartPoll calls check every 200µs, in a goroutine, until it reports true
 // or the returned stop is called (stop waits for the goroutine).
-func startPoll(check func() bool) (stop func()) {
+func atkStartPoll(check func() bool) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -470,8 +473,8 @@ func startPoll(check func() bool) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
-// inode returns path's inode number (0 when it cannot be stat'ed).
-func inode(path string) uint64 {
+// atkInode returns path's inode number (0 when it cannot be stat'ed).
+func atkInode(path string) uint64 {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return 0
@@ -480,7 +483,7 @@ func inode(path string) uint64 {
 }
 
 // report logs an attack's figures and fails on any harm.
-func reportAttack(t *testing.T, name string, trials, intact int, harms []string) {
+func atkReportAttack(t *testing.T, name string, trials, intact int, harms []string) {
 	t.Helper()
 	t.Logf("%s: %d trials, victim intact in %d", name, trials, intact)
 	if longSuite() {

@@ -21,14 +21,14 @@ import (
 // victim's bytes never reach the attacker, and pitool ended. A non-zero
 // exit, or the file reported skipped or failed, is an acceptable outcome.
 
-// nightlyArgs runs nightly on the attacker's sessions, reporting beside them.
-func nightlyArgs(ar *arena, extra ...string) []string {
+// atkNightlyArgs runs nightly on the attacker's sessions, reporting beside them.
+func atkNightlyArgs(ar *atkArena, extra ...string) []string {
 	args := append([]string{"nightly", "--min-idle", "0", "--report", filepath.Join(ar.base, "r.json")}, extra...)
 	return append(args, filepath.Join(ar.A, "sessions"))
 }
 
-// leakedInto reports the files under dir holding the victim's bytes.
-func leakedInto(dir string) string {
+// atkLeakedInto reports the files under dir holding the victim's bytes.
+func atkLeakedInto(dir string) string {
 	var found []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -44,13 +44,13 @@ func leakedInto(dir string) string {
 	return "the victim's bytes are in " + strings.Join(found, ", ")
 }
 
-// harmOf is every harm found after a trial: the victim's folder changed,
+// atkHarmOf is every harm found after a trial: the victim's folder changed,
 // and, when the attacker could not read the victim (no read bit for group
 // or others), its bytes in the attacker's tree.
-func harmOf(t *testing.T, ar *arena, parts ...string) string {
+func atkHarmOf(t *testing.T, ar *atkArena, parts ...string) string {
 	parts = append(parts, ar.victimHarm(t))
 	if ar.victimMode&0o044 == 0 {
-		parts = append(parts, leakedInto(ar.A))
+		parts = append(parts, atkLeakedInto(ar.A))
 	}
 	var out []string
 	for _, p := range parts {
@@ -62,30 +62,33 @@ func harmOf(t *testing.T, ar *arena, parts ...string) string {
 }
 
 // Attack 1: after the rename, carryLate reopens the session BY NAME with
-// O_APPEND. The attacker holds the old inode open, waits for the rename,
-// renames a symlink to the victim over the session's name and writes one
-// whole line into the old inode: root appends it to the victim.
+// O_APPEND. The attacker holds the old inode open (or reaches it later
+// through FILE.bak, the backup's hard link), waits for the rename, renames a
+// symlink to the victim over the session's name and writes one whole line
+// into the old inode: root appends it to the victim.
 // Driven: the test acts at the first open pitool makes in the session's
 // folder after the session's inode changed (the folder sync right after the
 // rename), or when a 200µs poller sees the change first.
 func TestAttackCarryLateAppendsToVictim(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	cases := []struct {
-		name string
-		from string
-		args func(ar *arena, s string) []string
+		name   string
+		from   string
+		viaBak bool // write through FILE.bak instead of a held descriptor
+		args   func(ar *atkArena, s string) []string
 	}{
-		{"repair -i", corpusFile("corrupt/garbage-line.jsonl"), func(ar *arena, s string) []string { return []string{"repair", "-i", "--force", s} }},
-		{"redact -i", corpusFile("secrets/session.jsonl"), func(ar *arena, s string) []string { return []string{"redact", "-i", "--force", s} }},
-		{"nightly repair", corpusFile("corrupt/garbage-line.jsonl"), func(ar *arena, s string) []string { return nightlyArgs(ar) }},
+		{"repair -i", corpusFile("corrupt/garbage-line.jsonl"), false, func(ar *atkArena, s string) []string { return []string{"repair", "-i", "--force", s} }},
+		{"repair -i via FILE.bak", corpusFile("corrupt/garbage-line.jsonl"), true, func(ar *atkArena, s string) []string { return []string{"repair", "-i", "--force", s} }},
+		{"redact -i", corpusFile("secrets/session.jsonl"), false, func(ar *atkArena, s string) []string { return []string{"redact", "-i", "--force", s} }},
+		{"nightly repair", corpusFile("corrupt/garbage-line.jsonl"), false, func(ar *atkArena, s string) []string { return atkNightlyArgs(ar) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			trials, fired, intact := attackRounds(), 0, 0
 			var harms []string
 			for i := 0; i < trials; i++ {
-				ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 				s := ar.session(t, "sessions/--p--/s.jsonl", c.from)
 				// The attacker's descriptor of its own file (held by root
 				// here: the attacker owns the file, so it could hold it).
@@ -93,17 +96,23 @@ func TestAttackCarryLateAppendsToVictim(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				ino := inode(s)
+				ino := atkInode(s)
 				acted := false
-				check := whenReady(func() bool { n := inode(s); return n != 0 && n != ino }, func() {
+				check := atkWhenReady(func() bool { n := atkInode(s); return n != 0 && n != ino }, func() {
 					acted = true
-					if err := attackerLink(ar.victim, s); err == nil {
+					if err := attackerLink(ar.victim, s); err != nil {
+						return
+					}
+					if !c.viaBak {
 						old.WriteString(attackLine)
+					} else if bak, err := os.OpenFile(s+".bak", os.O_WRONLY|os.O_APPEND, 0); err == nil {
+						bak.WriteString(attackLine)
+						bak.Close()
 					}
 				})
-				g := newGate(t, func(gateEvent) { check() }, filepath.Dir(s))
-				r := startPitool(t, exe, nil, c.args(ar, s)...)
-				stopPoll := startPoll(check)
+				g := atkNewGate(t, func(atkGateEvent) { check() }, filepath.Dir(s))
+				r := atkStartPitool(t, exe, nil, c.args(ar, s)...)
+				stopPoll := atkStartPoll(check)
 				r.finish(t, c.name)
 				stopPoll()
 				g.close()
@@ -111,7 +120,7 @@ func TestAttackCarryLateAppendsToVictim(t *testing.T) {
 				if acted {
 					fired++
 				}
-				if h := harmOf(t, ar); h != "" {
+				if h := atkHarmOf(t, ar); h != "" {
 					harms = append(harms, h+"\n"+r.output())
 				} else {
 					intact++
@@ -120,7 +129,7 @@ func TestAttackCarryLateAppendsToVictim(t *testing.T) {
 			if fired == 0 {
 				t.Errorf("the session was never replaced: the attack was never tried")
 			}
-			reportAttack(t, "carry-late "+c.name, trials, intact, harms)
+			atkReportAttack(t, "carry-late "+c.name, trials, intact, harms)
 		})
 	}
 }
@@ -133,16 +142,16 @@ func TestAttackCarryLateAppendsToVictim(t *testing.T) {
 // Driven: a sweep over every open pitool makes in the session's folder
 // (trial k acts while the kth open waits).
 func TestAttackArchiveOutsideTheTree(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	cases := []struct {
 		name string
-		act  func(ar *arena, s string)
+		act  func(ar *atkArena, s string)
 	}{
-		{"dangling zst link creates a file in the victim's folder", func(ar *arena, s string) {
+		{"dangling zst link creates a file in the victim's folder", func(ar *atkArena, s string) {
 			attackerLink(filepath.Join(ar.V, "planted.jsonl.zst"), s+".zst")
 		}},
-		{"symlink over the session removes the victim", func(ar *arena, s string) {
+		{"symlink over the session removes the victim", func(ar *atkArena, s string) {
 			attackerLink(ar.victim, s)
 		}},
 	}
@@ -151,21 +160,21 @@ func TestAttackArchiveOutsideTheTree(t *testing.T) {
 			var trials, intact int
 			var harms []string
 			for i := 0; i < attackRounds(); i++ {
-				n, h := sweep(t, func(t *testing.T, k int) (int, string) {
-					ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
+					ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 					s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("v3/linear.jsonl"))
 					opens := 0
-					g := newGate(t, atOpen(k, &opens, func(gateEvent) { c.act(ar, s) }), filepath.Dir(s))
-					r := startPitool(t, exe, nil, nightlyArgs(ar, "--archive-after", "1d")...)
+					g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { c.act(ar, s) }), filepath.Dir(s))
+					r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar, "--archive-after", "1d")...)
 					r.finish(t, c.name)
 					g.close()
-					return opens, harmOf(t, ar)
+					return opens, atkHarmOf(t, ar)
 				})
 				trials += n
 				intact += n - len(h)
 				harms = append(harms, h...)
 			}
-			reportAttack(t, "archive "+c.name, trials, intact, harms)
+			atkReportAttack(t, "archive "+c.name, trials, intact, harms)
 		})
 	}
 }
@@ -176,34 +185,34 @@ func TestAttackArchiveOutsideTheTree(t *testing.T) {
 // victim's folder and writes the victim's quarantined lines into the
 // attacker's folder. Driven: a sweep over every open in the session's folder.
 func TestAttackSwapAfterWalkRepairsVictim(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	var trials, intact int
 	var harms []string
 	for i := 0; i < attackRounds(); i++ {
-		n, h := sweep(t, func(t *testing.T, k int) (int, string) {
-			ar := newArena(t, corpusFile("corrupt/garbage-line.jsonl"), 0o600)
+		n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
+			ar := atkNewArena(t, corpusFile("corrupt/garbage-line.jsonl"), 0o600)
 			s := ar.session(t, "sessions/--p--/R.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
 			opens := 0
-			g := newGate(t, atOpen(k, &opens, func(gateEvent) { attackerLink(ar.victim, s) }), filepath.Dir(s))
-			r := startPitool(t, exe, nil, nightlyArgs(ar)...)
+			g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { attackerLink(ar.victim, s) }), filepath.Dir(s))
+			r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
 			r.finish(t, "nightly")
 			g.close()
-			return opens, harmOf(t, ar)
+			return opens, atkHarmOf(t, ar)
 		})
 		trials += n
 		intact += n - len(h)
 		harms = append(harms, h...)
 	}
-	reportAttack(t, "swap after walk", trials, intact, harms)
+	atkReportAttack(t, "swap after walk", trials, intact, harms)
 }
 
-// hangCheck waits for a run that may be stuck: it must end on its own
+// atkHangCheck waits for a run that may be stuck: it must end on its own
 // within 5 s (a run takes well under a second, about one under -race on two
 // cores); if not, one SIGTERM must end it within 2 s (a second's grace and
 // a second's slack). It returns what went wrong ("" for nothing) and kills
 // what is left.
-func hangCheck(r *pitoolRun) string {
+func atkHangCheck(r *atkPitoolRun) string {
 	if r.wait(5 * time.Second) {
 		return ""
 	}
@@ -224,18 +233,18 @@ func hangCheck(r *pitoolRun) string {
 // the FIFOs, then asserts nightly ends within 5 s (else that one SIGTERM
 // ends it within 2 s, and the test fails either way).
 func TestAttackFIFOSwapHangsNightly(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	cases := []struct {
 		name  string
-		setup func(t *testing.T, ar *arena, s string) []string // the names swapped for FIFOs
+		setup func(t *testing.T, ar *atkArena, s string) []string // the names swapped for FIFOs
 	}{
-		{"session", func(t *testing.T, ar *arena, s string) []string { return []string{s} }},
-		{"stale temporary files", func(t *testing.T, ar *arena, s string) []string {
+		{"session", func(t *testing.T, ar *atkArena, s string) []string { return []string{s} }},
+		{"stale temporary files", func(t *testing.T, ar *atkArena, s string) []string {
 			var names []string
 			for _, x := range []string{"aaaaaa", "bbbbbb", "cccccc"} {
 				p := filepath.Join(filepath.Dir(s), ".s.jsonl.pitool-tmp-"+x)
-				writeOwned(t, p, []byte("stale\n"), 0o600, attackerUID)
+				atkWriteOwned(t, p, []byte("stale\n"), 0o600, attackerUID)
 				names = append(names, p)
 			}
 			return names
@@ -246,26 +255,26 @@ func TestAttackFIFOSwapHangsNightly(t *testing.T) {
 			var trials, intact int
 			var harms []string
 			for i := 0; i < attackRounds(); i++ {
-				n, h := sweep(t, func(t *testing.T, k int) (int, string) {
-					ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
+					ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 					s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
 					names := c.setup(t, ar, s)
 					opens := 0
-					g := newGate(t, atOpen(k, &opens, func(ev gateEvent) {
+					g := atkNewGate(t, atkAtOpen(k, &opens, func(ev atkGateEvent) {
 						for _, p := range names {
 							attackerFIFO(p)
 						}
 					}), filepath.Dir(s))
-					r := startPitool(t, exe, nil, nightlyArgs(ar)...)
-					hung := hangCheck(r)
+					r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
+					hung := atkHangCheck(r)
 					g.close()
-					return opens, harmOf(t, ar, hung)
+					return opens, atkHarmOf(t, ar, hung)
 				})
 				trials += n
 				intact += n - len(h)
 				harms = append(harms, h...)
 			}
-			reportAttack(t, "fifo "+c.name, trials, intact, harms)
+			atkReportAttack(t, "fifo "+c.name, trials, intact, harms)
 		})
 	}
 }
@@ -277,33 +286,33 @@ func TestAttackFIFOSwapHangsNightly(t *testing.T) {
 // session was renamed over (the folder sync after the rename), or when the
 // poller sees it first.
 func TestAttackBackupChmodFollowsLink(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	trials, fired, intact := attackRounds(), 0, 0
 	var harms []string
 	for i := 0; i < trials; i++ {
-		ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+		ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 		s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("secrets/session.jsonl"))
-		ino := inode(s)
+		ino := atkInode(s)
 		acted := false
-		check := whenReady(func() bool {
+		check := atkWhenReady(func() bool {
 			info, err := os.Lstat(s + ".bak")
-			n := inode(s)
+			n := atkInode(s)
 			return err == nil && info.Mode().IsRegular() && n != 0 && n != ino
 		}, func() {
 			acted = true
 			attackerLink(ar.victim, s+".bak")
 		})
-		g := newGate(t, func(gateEvent) { check() }, filepath.Dir(s))
-		r := startPitool(t, exe, nil, "redact", "-i", "--backup", "--force", s)
-		stopPoll := startPoll(check)
+		g := atkNewGate(t, func(atkGateEvent) { check() }, filepath.Dir(s))
+		r := atkStartPitool(t, exe, nil, "redact", "-i", "--backup", "--force", s)
+		stopPoll := atkStartPoll(check)
 		r.finish(t, "redact -i --backup")
 		stopPoll()
 		g.close()
 		if acted {
 			fired++
 		}
-		if h := harmOf(t, ar); h != "" {
+		if h := atkHarmOf(t, ar); h != "" {
 			harms = append(harms, h)
 		} else {
 			intact++
@@ -312,7 +321,7 @@ func TestAttackBackupChmodFollowsLink(t *testing.T) {
 	if fired == 0 {
 		t.Errorf("FILE.bak never appeared: the attack was never tried")
 	}
-	reportAttack(t, "backup chmod", trials, intact, harms)
+	atkReportAttack(t, "backup chmod", trials, intact, harms)
 }
 
 // Attack 6: --report and -o resolve links by hand, so the protected_symlinks
@@ -320,17 +329,17 @@ func TestAttackBackupChmodFollowsLink(t *testing.T) {
 // folder, pointing to the victim, makes root replace the victim. No race:
 // the link is planted before pitool starts.
 func TestAttackStickyFolderLink(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	cases := []struct {
 		name string
-		args func(ar *arena, sticky string) []string
+		args func(ar *atkArena, sticky string) []string
 	}{
-		{"nightly --report", func(ar *arena, sticky string) []string {
+		{"nightly --report", func(ar *atkArena, sticky string) []string {
 			ar.session(t, "sessions/--p--/s.jsonl", corpusFile("v3/linear.jsonl"))
 			return []string{"nightly", "--min-idle", "0", "--report", filepath.Join(sticky, "r.json"), filepath.Join(ar.A, "sessions")}
 		}},
-		{"repair -o", func(ar *arena, sticky string) []string {
+		{"repair -o", func(ar *atkArena, sticky string) []string {
 			in := filepath.Join(ar.base, "root-input.jsonl")
 			copyFile(t, corpusFile("corrupt/garbage-line.jsonl"), in, 0o600)
 			return []string{"repair", "--force", "-o", filepath.Join(sticky, "r.json"), in}
@@ -341,22 +350,22 @@ func TestAttackStickyFolderLink(t *testing.T) {
 			trials, intact := attackRounds(), 0
 			var harms []string
 			for i := 0; i < trials; i++ {
-				ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 				sticky := filepath.Join(ar.base, "tmp")
 				os.Mkdir(sticky, 0o777)
 				os.Chmod(sticky, 0o777|os.ModeSticky)
 				if err := attackerLink(ar.victim, filepath.Join(sticky, "r.json")); err != nil {
 					t.Fatal(err)
 				}
-				r := startPitool(t, exe, nil, c.args(ar, sticky)...)
+				r := atkStartPitool(t, exe, nil, c.args(ar, sticky)...)
 				r.finish(t, c.name)
-				if h := harmOf(t, ar); h != "" {
+				if h := atkHarmOf(t, ar); h != "" {
 					harms = append(harms, h)
 				} else {
 					intact++
 				}
 			}
-			reportAttack(t, "sticky "+c.name, trials, intact, harms)
+			atkReportAttack(t, "sticky "+c.name, trials, intact, harms)
 		})
 	}
 }
@@ -365,31 +374,31 @@ func TestAttackStickyFolderLink(t *testing.T) {
 // symlink to the victim's 0600 session: root copies what the attacker could
 // not read into the attacker's own output. No race.
 func TestAttackRedactCopiesUnreadableFile(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	trials, intact := attackRounds(), 0
 	var harms []string
 	for i := 0; i < trials; i++ {
-		ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o600)
+		ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o600)
 		ar.session(t, "tree/--p--/own.jsonl", corpusFile("v3/linear.jsonl"))
 		if err := attackerLink(ar.victim, filepath.Join(ar.A, "tree", "--p--", "link.jsonl")); err != nil {
 			t.Fatal(err)
 		}
-		r := startPitool(t, exe, nil, "redact", "-o", filepath.Join(ar.A, "out"), filepath.Join(ar.A, "tree"))
+		r := atkStartPitool(t, exe, nil, "redact", "-o", filepath.Join(ar.A, "out"), filepath.Join(ar.A, "tree"))
 		r.finish(t, "redact -o")
-		if h := harmOf(t, ar); h != "" {
+		if h := atkHarmOf(t, ar); h != "" {
 			harms = append(harms, h)
 		} else {
 			intact++
 		}
 	}
-	reportAttack(t, "redact copies unreadable", trials, intact, harms)
+	atkReportAttack(t, "redact copies unreadable", trials, intact, harms)
 }
 
-// plantedKeys returns the first planted value of each kind of the secrets
+// atkPlantedKeys returns the first planted value of each kind of the secrets
 // corpus that redact finds in a session's content by its shape alone (a
 // token with a known prefix): such a value must not survive in a name.
-func plantedKeys(t *testing.T) []string {
+func atkPlantedKeys(t *testing.T) []string {
 	t.Helper()
 	b, err := os.ReadFile(corpusFile("secrets/manifest.json"))
 	if err != nil {
@@ -415,9 +424,9 @@ func plantedKeys(t *testing.T) []string {
 	return keys
 }
 
-// namesHolding lists the paths under dir whose name (relative to dir) holds
+// atkNamesHolding lists the paths under dir whose name (relative to dir) holds
 // one of keys.
-func namesHolding(dir string, keys ...string) []string {
+func atkNamesHolding(dir string, keys ...string) []string {
 	var found []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(dir, p)
@@ -432,8 +441,8 @@ func namesHolding(dir string, keys ...string) []string {
 	return found
 }
 
-// printedKeys lists the keys out holds.
-func printedKeys(out string, keys []string) []string {
+// atkPrintedKeys lists the keys out holds.
+func atkPrintedKeys(out string, keys []string) []string {
 	var found []string
 	for _, k := range keys {
 		if strings.Contains(out, k) {
@@ -451,7 +460,7 @@ func printedKeys(out string, keys []string) []string {
 // name in the folder names of the copy.
 func TestAttackSecretInFileName(t *testing.T) {
 	exe := pitoolExe(t)
-	keys := plantedKeys(t)
+	keys := atkPlantedKeys(t)
 	const user = "zorblaxuser"
 	dir := t.TempDir()
 	sessions := filepath.Join(dir, "sessions")
@@ -471,39 +480,39 @@ func TestAttackSecretInFileName(t *testing.T) {
 		}
 	}
 	do := func(t *testing.T, args ...string) string {
-		r := startPitool(t, exe, nil, args...)
+		r := atkStartPitool(t, exe, nil, args...)
 		r.finish(t, strings.Join(args[:2], " "))
 		return r.output()
 	}
 	t.Run("check --json", func(t *testing.T) {
-		if found := printedKeys(do(t, "redact", "--check", "--json", sessions), keys); len(found) > 0 {
+		if found := atkPrintedKeys(do(t, "redact", "--check", "--json", sessions), keys); len(found) > 0 {
 			t.Errorf("redact --check --json prints %d keys held in file names: %q", len(found), found)
 		}
 	})
 	t.Run("-o OUTDIR", func(t *testing.T) {
 		out := filepath.Join(dir, "out")
 		printed := do(t, "redact", "-o", out, sessions)
-		if names := namesHolding(out, keys...); len(names) > 0 {
+		if names := atkNamesHolding(out, keys...); len(names) > 0 {
 			t.Errorf("redact -o writes keys into the output's names: %q", names)
 		}
-		if found := printedKeys(printed, keys); len(found) > 0 {
+		if found := atkPrintedKeys(printed, keys); len(found) > 0 {
 			t.Errorf("redact -o prints %d keys held in file names: %q", len(found), found)
 		}
 	})
 	t.Run("--paths", func(t *testing.T) {
 		out := filepath.Join(dir, "out-paths")
 		do(t, "redact", "--paths", "-o", out, sessions)
-		if names := namesHolding(out, user); len(names) > 0 {
+		if names := atkNamesHolding(out, user); len(names) > 0 {
 			t.Errorf("redact --paths leaves the user name %q in the output's names: %q", user, names)
 		}
-		if leaked := leakedNames(out, user); leaked != "" {
+		if leaked := atkLeakedNames(out, user); leaked != "" {
 			t.Errorf("redact --paths leaves the user name in %s", leaked)
 		}
 	})
 }
 
-// leakedNames lists the files under dir whose bytes hold s.
-func leakedNames(dir, s string) string {
+// atkLeakedNames lists the files under dir whose bytes hold s.
+func atkLeakedNames(dir, s string) string {
 	var found []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -544,7 +553,7 @@ func TestAttackReadCommandsRefuseNonSessions(t *testing.T) {
 		for _, cmd := range commands {
 			args := append(append([]string{}, cmd...), p)
 			t.Run(fmt.Sprintf("%s/%s", cmd[0], name), func(t *testing.T) {
-				r := startPitool(t, exe, nil, args...)
+				r := atkStartPitool(t, exe, nil, args...)
 				r.finish(t, cmd[0])
 				if code := r.code(); code != 2 {
 					t.Errorf("pitool %s on %s: exit %d, want 2\n%s", cmd[0], name, code, r.output())
@@ -561,7 +570,7 @@ func TestAttackReadCommandsRefuseNonSessions(t *testing.T) {
 // test sends the signals while it holds pitool's first open of the session,
 // and keeps holding it until pitool ended or the bound passed.
 func TestAttackSignalsEndStalledNightly(t *testing.T) {
-	needRoot(t)
+	atkNeedRoot(t)
 	exe := pitoolExe(t)
 	cases := []struct {
 		name    string
@@ -576,12 +585,12 @@ func TestAttackSignalsEndStalledNightly(t *testing.T) {
 			trials, intact := attackRounds(), 0
 			var harms []string
 			for i := 0; i < trials; i++ {
-				ar := newArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
 				s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("v3/linear.jsonl"))
-				rc := make(chan *pitoolRun, 1)
-				var r *pitoolRun
+				rc := make(chan *atkPitoolRun, 1)
+				var r *atkPitoolRun
 				stalled, why := false, ""
-				g := newGate(t, func(ev gateEvent) {
+				g := atkNewGate(t, func(ev atkGateEvent) {
 					if stalled || ev.path != s {
 						return
 					}
@@ -597,20 +606,20 @@ func TestAttackSignalsEndStalledNightly(t *testing.T) {
 						why = fmt.Sprintf("still running %v after %d SIGTERM while stalled in an open", c.within, c.signals)
 					}
 				}, filepath.Dir(s))
-				r = startPitool(t, exe, nil, nightlyArgs(ar)...)
+				r = atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
 				rc <- r
 				r.finish(t, "nightly")
 				g.close()
 				if !stalled {
 					t.Fatalf("nightly never opened the session")
 				}
-				if h := harmOf(t, ar, why); h != "" {
+				if h := atkHarmOf(t, ar, why); h != "" {
 					harms = append(harms, h)
 				} else {
 					intact++
 				}
 			}
-			reportAttack(t, "signals "+c.name, trials, intact, harms)
+			atkReportAttack(t, "signals "+c.name, trials, intact, harms)
 		})
 	}
 }
