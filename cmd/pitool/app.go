@@ -23,6 +23,7 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	args           []string // the command line, for a child run as another user (privsep.go)
 }
 
 // findingsError means the command ran and found problems (exit 1).
@@ -101,8 +102,11 @@ func commands(e *env) []*cli.Command {
 
 // run executes pitool with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
 	safefile.ReportStale = func(p string) { e.infof("removed stale temporary file %s", p) }
+	if code, handled := privsepRun(ctx, e, args); handled {
+		return code
+	}
 	app := newApp(e)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)
