@@ -119,9 +119,9 @@ func (r fileReport) json() jsonl.Object {
 
 // nightlyReport is the JSON report of one run.
 type nightlyReport struct {
-	dir               string
-	dirs              []string // every DIR, when more than one
-	separated         bool     // run as root: the files were worked on as their users (privsep.go)
+	dir       string
+	dirs      []string // every DIR, when more than one
+	separated bool     // run as root: the files were worked on as their users (privsep.go)
 	// workers: who worked on the files of a run as root; listed in the
 	// report when some worker ran as another user than root
 	workers           []workerReport
