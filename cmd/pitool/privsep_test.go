@@ -353,3 +353,69 @@ func TestPrivsepRefusesMixedControllers(t *testing.T) {
 		t.Logf("repair --dry-run of two users' files: %v %s", err, out)
 	}
 }
+
+// TestPrivsepNightlyInterrupt: SIGINT to root's nightly reaches the worker
+// run as alice; the run exits 130 and still writes its report, alice's
+// files in flight "interrupted" and bob's, whose worker never started, not
+// listed, and leaves every file as it was.
+func TestPrivsepNightlyInterrupt(t *testing.T) {
+	needRoot(t)
+	exe := pitoolExe(t)
+	dir := openTempDir(t)
+	var sessions []string
+	for _, uid := range []int{alice, bob} {
+		s := filepath.Join(dir, "home-"+strconv.Itoa(uid), "sessions")
+		for _, name := range []string{"a.jsonl", "b.jsonl", "c.jsonl"} {
+			copyFile(t, corpusFile("v3/linear.jsonl"), filepath.Join(s, "--p--", name), 0o600)
+		}
+		chownTree(t, filepath.Dir(s), uid)
+		sessions = append(sessions, s)
+	}
+	marks := filepath.Join(dir, "marks")
+	os.Mkdir(marks, 0o777)
+	os.Chmod(marks, 0o777)
+	report := filepath.Join(dir, "report.json")
+	cmd := exec.Command(exe, "nightly", "-j", "2", "--min-idle", "0", "--context-window", "7000",
+		"--reserve-tokens", "3500", "--keep-recent-tokens", "1000", "--summarizer", "command",
+		"--command", `mktemp -p "$MARKS" >/dev/null; exec sleep 30`, "--report", report, sessions[0], sessions[1])
+	cmd.Env = append(os.Environ(), "MARKS="+marks)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitForMarks(t, marks, 2)
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if cmd.ProcessState.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v, want %d:\n%s", err, exitInterrupted, errb.String())
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %s to stop", took)
+	}
+	var rep privsepReport
+	data, _ := os.ReadFile(report)
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("report: %v\n%s", err, data)
+	}
+	if len(rep.Workers) != 1 || rep.Workers[0].UID != alice || rep.Workers[0].Exit != exitInterrupted || len(rep.Files) == 0 {
+		t.Errorf("workers %+v, %d files", rep.Workers, len(rep.Files))
+	}
+	for _, f := range rep.Files {
+		if !strings.HasPrefix(f.File, sessions[0]) || f.RanAs == nil || *f.RanAs != alice {
+			t.Errorf("file %+v", f)
+		}
+	}
+	if rep.Totals["interrupted"] < 2 {
+		t.Errorf("totals %v", rep.Totals)
+	}
+	orig, _ := os.ReadFile(corpusFile("v3/linear.jsonl"))
+	for _, s := range sessions {
+		for _, name := range []string{"a.jsonl", "b.jsonl", "c.jsonl"} {
+			if now, _ := os.ReadFile(filepath.Join(s, "--p--", name)); !bytes.Equal(now, orig) {
+				t.Errorf("%s changed", name)
+			}
+		}
+	}
+}
