@@ -151,6 +151,20 @@ func reportIsFile(report string) bool {
 	return errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular()
 }
 
+// reportIsRoots refuses, to nightly run as root, a report file (and so its
+// state file) that another user controls: the root process writes them
+// itself, and a user could swap the names in their own folder.
+func reportIsRoots(report string) error {
+	c, err := pathController(report)
+	switch {
+	case err != nil:
+		return &usageError{fmt.Sprintf("--report %v", err)}
+	case !c.isRoot():
+		return usagef("--report %s: %s controls that path; run as root, nightly writes its report and state file only where only root may (e.g. /var/log/pitool/nightly.json)", report, c)
+	}
+	return nil
+}
+
 // parseAge reads a duration that may be given in days ("30d").
 func parseAge(s string) (time.Duration, error) {
 	if s == "" {
@@ -179,6 +193,12 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	if run.worker {
 		return runNightlyWorker(ctx, e, run)
 	}
+	separated := os.Geteuid() == 0 && privsepChild == ""
+	if separated && reportIsFile(run.report) {
+		if err := reportIsRoots(run.report); err != nil {
+			return err
+		}
+	}
 	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
 	}
@@ -196,7 +216,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		}
 		rep.files = append(rep.files, r)
 	}
-	if os.Geteuid() == 0 && privsepChild == "" {
+	if separated {
 		rep.separated = true
 		rep.workers = runSeparated(ctx, e, run, func() { bar.Add(1) }, add)
 	} else {

@@ -265,6 +265,18 @@ func TestPrivsepNightlyTwoUsers(t *testing.T) {
 	if !strings.Contains(errb.String(), "worked on as uid 4242 (4 files), uid 4343 (3 files)") {
 		t.Errorf("summary: %s", errb.String())
 	}
+
+	// the root process writes the report and its state file: never into a
+	// folder a user controls
+	inHome := filepath.Join(homes[alice], "report.json")
+	cmd = exec.Command(exe, "nightly", "--min-idle", "0", "--report", inHome, filepath.Join(homes[alice], "sessions"))
+	out, err := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "uid 4242 at "+homes[alice]+" controls that path") {
+		t.Errorf("report in alice's folder: %v\n%s", err, out)
+	}
+	if _, err := os.Lstat(inHome); err == nil {
+		t.Errorf("root wrote a report into alice's folder")
+	}
 }
 
 // TestPrivsepRepairInPlace: root's repair -i on alice's session runs as
