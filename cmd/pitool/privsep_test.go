@@ -295,7 +295,21 @@ func TestPrivsepRepairInPlace(t *testing.T) {
 	if err := os.Symlink(filepath.Dir(decoy), filepath.Join(home, "sessions", "q")); err != nil {
 		t.Fatal(err)
 	}
+	c := filepath.Join(home, "sessions", "p", "c.jsonl")
+	copyFile(t, corpusFile("v3/linear.jsonl"), c, 0o600)
 	chownTree(t, home, alice)
+
+	// the child's credentials, as its summarizer command sees them
+	pitool(t, exe, "compact", "--even-if-not-due", "--keep-recent-tokens", "1000", "--summarizer", "command",
+		"--command", `cat >/dev/null; grep -E '^(Uid|Gid|Groups):' /proc/self/status | tr '\t' ' '`, c)
+	data, _ := os.ReadFile(c)
+	if !strings.Contains(string(data), `Uid: 4242 4242 4242 4242\nGid: 4242 4242 4242 4242\nGroups: `) ||
+		!regexp.MustCompile(`Groups: *\\n`).Match(data) {
+		t.Errorf("compact as root on alice's session did not run as alice with no supplementary group:\n%s", data[max(0, len(data)-600):])
+	}
+	if got := ownerMode(t, c); got != "4242:4242:600" {
+		t.Errorf("compacted session: %s", got)
+	}
 
 	pitool(t, exe, "repair", "-i", "--force", s)
 	if got := ownerMode(t, s+".bak"); got != "4242:4242:600" {
