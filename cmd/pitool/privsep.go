@@ -218,7 +218,7 @@ func credential(c controller) *syscall.Credential {
 	}
 	if ids, err := u.GroupIds(); err == nil {
 		for _, id := range ids {
-			if g, err := strconv.ParseUint(id, 10, 32); err == nil && uint32(g) != cred.Gid {
+			if g, err := strconv.ParseUint(id, 10, 32); err == nil { // as initgroups: the primary group too
 				cred.Groups = append(cred.Groups, uint32(g))
 			}
 		}
