@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -138,6 +140,13 @@ func TestPrivsepController(t *testing.T) {
 	cred := credential(controller{uid: alice, gid: 77})
 	if cred.Uid != alice || cred.Gid != 77 || len(cred.Groups) != 0 {
 		t.Errorf("credential of a uid without a passwd entry: %+v", cred)
+	}
+	if u, err := user.LookupId("65534"); err == nil {
+		want, _ := strconv.ParseUint(u.Gid, 10, 32)
+		cred := credential(controller{uid: 65534, gid: 77})
+		if cred.Gid != uint32(want) || !slices.Contains(cred.Groups, uint32(want)) {
+			t.Errorf("credential of %s: %+v, want the primary group %d from the user database", u.Username, cred, want)
+		}
 	}
 }
 
