@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"os/user"
@@ -228,16 +229,39 @@ func credential(c controller) *syscall.Credential {
 
 // childCommand is this same pitool (/proc/self/exe, which resolves without
 // searching the folders of the binary's path, so a user may run a binary
-// under a folder only root can enter) with args, as cred. It keeps the
-// environment and the working directory, plus marker, and gets SIGTERM when
-// ctx is cancelled (SIGINT and SIGTERM to the parent) or the parent dies.
+// under a folder only root can enter) with args, as cred, in a session of
+// its own. It keeps the environment and the working directory, plus marker,
+// and gets SIGTERM when ctx is cancelled (SIGINT and SIGTERM to the parent)
+// or the parent dies.
 func childCommand(ctx context.Context, cred *syscall.Credential, args []string, marker ...string) *exec.Cmd {
+	closeInheritedOnExec()
 	cmd := exec.CommandContext(ctx, "/proc/self/exe", args[1:]...)
 	cmd.Args[0] = args[0] // testscript.Main runs the test binary as pitool by this name
 	cmd.Env = append(append(os.Environ(), privsepChildEnv+"="+strconv.FormatUint(uint64(cred.Uid), 10)), marker...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Pdeathsig: syscall.SIGTERM}
+	// Setsid: a child with root's terminal as its controlling terminal could
+	// open /dev/tty and type into root's shell (TIOCSTI); in a session of its
+	// own it has none, and signals reach it only through cmd.Cancel.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setsid: true, Pdeathsig: syscall.SIGTERM}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	return cmd
+}
+
+// closeInheritedOnExec marks every file descriptor above stderr close-on-exec.
+// Go opens its own so, but one this process inherited open (from cron, a
+// shell, a service manager) would otherwise pass on to a child run as a user.
+func closeInheritedOnExec() {
+	if unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return
+	}
+	entries, err := os.ReadDir("/proc/self/fd") // kernels before 5.11
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
 
 // childStdin is what a child reads as stdin: never a terminal, whose ioctls

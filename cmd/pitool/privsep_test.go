@@ -308,10 +308,22 @@ func TestPrivsepRepairInPlace(t *testing.T) {
 	copyFile(t, corpusFile("v3/linear.jsonl"), c, 0o600)
 	chownTree(t, home, alice)
 
-	// the child's credentials, as its summarizer command sees them
-	pitool(t, exe, "compact", "--even-if-not-due", "--keep-recent-tokens", "1000", "--summarizer", "command",
-		"--command", `cat >/dev/null; grep -E '^(Uid|Gid|Groups):' /proc/self/status | tr '\t' ' '`, c)
+	// the child's credentials, as its summarizer command sees them, and no
+	// file root's pitool inherited open (here a root-only file as fd 7)
+	secret := filepath.Join(dir, "root-only")
+	if err := os.WriteFile(secret, []byte("root's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	compact := exec.Command("/bin/sh", "-c", `exec "$0" "$@" 7<"$ROOT_ONLY"`, exe, "compact", "--even-if-not-due", "--keep-recent-tokens", "1000", "--summarizer", "command",
+		"--command", `cat >/dev/null; grep -E '^(Uid|Gid|Groups):' /proc/self/status | tr '\t' ' '; echo fds: $(ls /proc/self/fd)`, c)
+	compact.Env = append(os.Environ(), "ROOT_ONLY="+secret)
+	if out, err := compact.CombinedOutput(); err != nil {
+		t.Fatalf("compact: %v\n%s", err, out)
+	}
 	data, _ := os.ReadFile(c)
+	if !strings.Contains(string(data), `fds: 0 1 2 3\n`) {
+		t.Errorf("the child's summarizer has other files open than its own: %s", regexp.MustCompile(`fds: [0-9 ]*`).Find(data))
+	}
 	if !strings.Contains(string(data), `Uid: 4242 4242 4242 4242\nGid: 4242 4242 4242 4242\nGroups: `) ||
 		!regexp.MustCompile(`Groups: *\\n`).Match(data) {
 		t.Errorf("compact as root on alice's session did not run as alice with no supplementary group:\n%s", data[max(0, len(data)-600):])
