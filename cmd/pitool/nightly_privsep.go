@@ -246,11 +246,14 @@ func runWorker(ctx context.Context, e *env, run *nightlyRun, g *workerGroup, sta
 	if err != nil {
 		panic(err) // strings and numbers
 	}
-	cmd := childCommand(ctx, cred, run.args, nightlyWorkerEnv+"=1")
-	cmd.Stdin, cmd.Stderr = bytes.NewReader(body), cleanWriter{e.stderr}
-	out, err := cmd.StdoutPipe()
+	cmd, started, err := childCommand(ctx, cred, run.args, nightlyWorkerEnv+"=1")
+	var out io.ReadCloser
 	if err == nil {
-		err = cmd.Start()
+		cmd.Stdin, cmd.Stderr = bytes.NewReader(body), cleanWriter{e.stderr}
+		if out, err = cmd.StdoutPipe(); err == nil {
+			err = cmd.Start()
+		}
+		started(err)
 	}
 	if err != nil {
 		for _, i := range g.idx {

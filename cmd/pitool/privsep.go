@@ -47,8 +47,14 @@ const privsepChildEnv = "PITOOL_PRIVSEP_CHILD"
 const nightlyWorkerEnv = "PITOOL_NIGHTLY_WORKER"
 
 // privsepChild is the uid root started this process as ("" when not a
-// child), read once at start-up and removed from the environment.
-var privsepChild, nightlyWorker = takeEnv(privsepChildEnv), takeEnv(nightlyWorkerEnv) != ""
+// child), read once at start-up and removed from the environment. A child
+// reads the rest of its environment from privsepEnvFD (readChildEnv) before
+// nightlyWorker is read from it.
+var (
+	privsepChild  = takeEnv(privsepChildEnv)
+	childEnvRead  = readChildEnv(privsepChild)
+	nightlyWorker = takeEnvAfter(childEnvRead, nightlyWorkerEnv) != ""
+)
 
 func takeEnv(name string) string {
 	v, ok := os.LookupEnv(name)
@@ -58,13 +64,47 @@ func takeEnv(name string) string {
 	return v
 }
 
-func init() {
-	if privsepChild != "" {
-		// A child keeps root's environment (API keys for a summarizer): make
-		// its memory and /proc files unreadable to the user it runs as, who
-		// could otherwise ptrace it or read /proc/PID/environ.
-		unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+// takeEnvAfter is takeEnv, ordered after the initialisation of its first
+// argument.
+func takeEnvAfter(_ bool, name string) string { return takeEnv(name) }
+
+// privsepEnvFD is the descriptor on which root's pitool sends a child its
+// environment: a socket, which other processes of the user cannot open
+// through /proc/PID/fd.
+const privsepEnvFD = 3
+
+// runtimeEnv are the variables a child gets in its environment proper, read
+// by the Go runtime before any of pitool's code runs; none is a secret.
+var runtimeEnv = []string{"GOGC", "GOMEMLIMIT", "GODEBUG", "GOMAXPROCS", "GOTRACEBACK"}
+
+// readChildEnv, in a child, first makes the process non-dumpable, so that
+// the user it runs as can neither ptrace it nor read its memory or /proc
+// files, then reads the environment root's pitool sends on privsepEnvFD
+// (NUL-separated) and sets it. Root's environment may hold a summarizer's
+// API key: it never appears in the child's /proc/PID/environ, which the user
+// could read in the instant between the exec and the prctl.
+func readChildEnv(uid string) bool {
+	if uid == "" {
+		return false
 	}
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	var st unix.Stat_t
+	if unix.Fstat(privsepEnvFD, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return false // not started by root's pitool
+	}
+	f := os.NewFile(privsepEnvFD, "environment")
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pitool: error: reading the environment from root's pitool: %v\n", err)
+		os.Exit(exitUsage)
+	}
+	for _, kv := range strings.Split(string(data), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			os.Setenv(k, v)
+		}
+	}
+	return true
 }
 
 // maxLinkHops bounds the symlinks followed while finding a path's controller
@@ -230,20 +270,44 @@ func credential(c controller) *syscall.Credential {
 // childCommand is this same pitool (/proc/self/exe, which resolves without
 // searching the folders of the binary's path, so a user may run a binary
 // under a folder only root can enter) with args, as cred, in a session of
-// its own. It keeps the environment and the working directory, plus marker,
-// and gets SIGTERM when ctx is cancelled (SIGINT and SIGTERM to the parent)
-// or the parent dies.
-func childCommand(ctx context.Context, cred *syscall.Credential, args []string, marker ...string) *exec.Cmd {
+// its own. It keeps the working directory and the environment, plus marker:
+// the environment goes through a socket (readChildEnv), sent once the caller
+// calls started with cmd.Start's error. The child gets SIGTERM when ctx is
+// cancelled (SIGINT and SIGTERM to the parent) or the parent dies.
+func childCommand(ctx context.Context, cred *syscall.Credential, args []string, marker ...string) (*exec.Cmd, func(startErr error), error) {
 	closeInheritedOnExec()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("socketpair: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "environment"), os.NewFile(uintptr(fds[1]), "environment")
 	cmd := exec.CommandContext(ctx, "/proc/self/exe", args[1:]...)
 	cmd.Args[0] = args[0] // testscript.Main runs the test binary as pitool by this name
-	cmd.Env = append(append(os.Environ(), privsepChildEnv+"="+strconv.FormatUint(uint64(cred.Uid), 10)), marker...)
+	cmd.Env = []string{privsepChildEnv + "=" + strconv.FormatUint(uint64(cred.Uid), 10)}
+	for _, k := range runtimeEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	cmd.ExtraFiles = []*os.File{theirs} // privsepEnvFD
 	// Setsid: a child with root's terminal as its controlling terminal could
 	// open /dev/tty and type into root's shell (TIOCSTI); in a session of its
 	// own it has none, and signals reach it only through cmd.Cancel.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred, Setsid: true, Pdeathsig: syscall.SIGTERM}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	return cmd
+	started := func(startErr error) {
+		theirs.Close()
+		if startErr != nil {
+			ours.Close()
+			return
+		}
+		env := strings.Join(append(os.Environ(), marker...), "\x00")
+		go func() {
+			ours.WriteString(env) // a child that exits before reading it needs none of it
+			ours.Close()
+		}()
+	}
+	return cmd, started, nil
 }
 
 // closeInheritedOnExec marks every file descriptor above stderr close-on-exec.
@@ -375,14 +439,17 @@ func privsepRun(ctx context.Context, e *env, args []string) (code int, handled b
 // and stdin are this process's (never a terminal's fd), its stderr passes
 // through cleaned.
 func runChild(ctx context.Context, e *env, c controller, args []string) int {
-	cmd := childCommand(ctx, credential(c), args)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = childStdin(e.stdin), childOutput(e.stdout), cleanWriter{e.stderr}
-	err := cmd.Run()
-	if err != nil && cmd.ProcessState == nil {
+	cmd, started, err := childCommand(ctx, credential(c), args)
+	if err == nil {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = childStdin(e.stdin), childOutput(e.stdout), cleanWriter{e.stderr}
+		err = cmd.Start()
+		started(err)
+	}
+	if err != nil {
 		e.errorf("cannot start pitool as %s: %v", c, err)
 		return exitUsage
 	}
-	if err == nil {
+	if err = cmd.Wait(); err == nil {
 		return exitOK
 	}
 	return exitStatus(err)

@@ -315,8 +315,8 @@ func TestPrivsepRepairInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	compact := exec.Command("/bin/sh", "-c", `exec "$0" "$@" 7<"$ROOT_ONLY"`, exe, "compact", "--even-if-not-due", "--keep-recent-tokens", "1000", "--summarizer", "command",
-		"--command", `cat >/dev/null; grep -E '^(Uid|Gid|Groups):' /proc/self/status | tr '\t' ' '; echo fds: $(ls /proc/self/fd)`, c)
-	compact.Env = append(os.Environ(), "ROOT_ONLY="+secret)
+		"--command", `cat >/dev/null; grep -E '^(Uid|Gid|Groups):' /proc/self/status | tr '\t' ' '; echo fds: $(ls /proc/self/fd); echo key=$TEST_KEY; cat /proc/$PPID/environ 2>&1 | tr -d '\000' | sed "s/^/parent's environ: /"`, c)
+	compact.Env = append(os.Environ(), "ROOT_ONLY="+secret, "TEST_KEY=k3y")
 	if out, err := compact.CombinedOutput(); err != nil {
 		t.Fatalf("compact: %v\n%s", err, out)
 	}
@@ -330,6 +330,11 @@ func TestPrivsepRepairInPlace(t *testing.T) {
 	}
 	if got := ownerMode(t, c); got != "4242:4242:600" {
 		t.Errorf("compacted session: %s", got)
+	}
+	// root's environment reaches the summarizer, but the user cannot read it
+	// from the child, which is not dumpable
+	if !strings.Contains(string(data), `key=k3y\n`) || !regexp.MustCompile(`parent's environ: cat: /proc/[0-9]+/environ: Permission denied`).Match(data) {
+		t.Errorf("the environment: %s", regexp.MustCompile(`key=[^"]*`).Find(data))
 	}
 
 	pitool(t, exe, "repair", "-i", "--force", s)
