@@ -23,6 +23,7 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	args           []string // the command line, for a child run as another user (privsep.go)
 }
 
 // findingsError means the command ran and found problems (exit 1).
@@ -41,6 +42,14 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 // it exits 2 and prints nothing more, so that one error stays one line.
 var errReported = errors.New("error already reported")
 
+// helpRoot says what runs as whom when pitool runs as root (privsep.go).
+const helpRoot = `RUN AS ROOT:
+   pitool never works on another user's files as root: a command that writes
+   files a user controls (a folder of theirs on the path) runs as that user,
+   nightly runs one worker per user, and a command line that would write
+   files of several users, or through a folder anyone may write, is refused.
+   See pitool nightly --help and "Running as root" in the README.`
+
 const helpExitCodes = `EXIT CODES:
    0    ok
    1    findings (validate found damage, redact --check found secrets)
@@ -52,7 +61,7 @@ func newApp(e *env) *cli.App {
 		Name:                 "pitool",
 		Usage:                "validate, repair, compact, redact and export Pi coding agent sessions",
 		Version:              buildVersion(debug.ReadBuildInfo()),
-		Description:          "Every command reads plain, .gz and .zst session files and takes - for stdin/stdout.\n\n" + helpExitCodes,
+		Description:          "Every command reads plain, .gz and .zst session files and takes - for stdin/stdout.\n\n" + helpRoot + "\n\n" + helpExitCodes,
 		Reader:               e.stdin,
 		Writer:               e.stdout,
 		ErrWriter:            e.stderr,
@@ -101,8 +110,11 @@ func commands(e *env) []*cli.Command {
 
 // run executes pitool with args and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, args: args}
 	safefile.ReportStale = func(p string) { e.infof("removed stale temporary file %s", p) }
+	if code, handled := privsepRun(ctx, e, args); handled {
+		return code
+	}
 	app := newApp(e)
 	err := app.RunContext(ctx, flagsFirst(app, args))
 	code := exitCode(ctx, err)

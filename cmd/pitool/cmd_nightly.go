@@ -22,7 +22,10 @@ import (
 
 // nightlyRun is one nightly job.
 type nightlyRun struct {
-	dir          string
+	dir          string   // the first DIR (the report's "dir")
+	dirs         []string // every DIR, in the order given
+	args         []string // the command line, for the workers of a run as root
+	worker       bool     // a worker run as a user by a nightly run as root
 	opts         compactor.Options
 	targets      []target
 	jobs         int
@@ -36,9 +39,9 @@ func nightlyCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "nightly",
 		Usage:     "validate, compact and archive a whole sessions folder (for cron or a systemd timer)",
-		ArgsUsage: "[DIR]",
-		Description: `Works through every session file under DIR (default: Pi's sessions folder,
-$PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
+		ArgsUsage: "[DIR...]",
+		Description: `Works through every session file under each DIR (default: Pi's sessions
+folder, $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
   1. skips files modified less than --min-idle ago (10m): they may be live;
   2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
      which every pitool command reads transparently (off by default). Pi's
@@ -63,6 +66,18 @@ same options and pitool binary, costs one stat: the report repeats what was
 found ("remembered": true). Any change to the file and it is worked on in
 full. Deleting FILE.state is safe: the next run does the full work.
 
+Run as root (a system-wide timer over every user's sessions folder), nightly
+never works on a user's files as root: the root process walks the folders,
+reads and writes the report and FILE.state, and for each user who controls
+files (owns a folder on their path: /home/alice) runs one worker as that
+user (uid, gid and groups, set before it touches anything), one user after
+another. A file the user may not read or write is reported "skipped" with
+the reason, never written as root; a path through a folder others may write
+without the sticky bit is refused ("failed"). Files only root controls are
+worked on by the root process. The report lists the workers ("workers":
+uid, gid, user, files, exit) and per file who worked on it ("ranAs": uid).
+See "Running as root" in the README.
+
 Exit status: 0 when no file failed, even with nothing to do; 1 when some file
 failed; 2 for usage errors and a DIR (or default sessions folder) that does
 not exist; 130 when interrupted (files in flight count as "interrupted").`,
@@ -72,7 +87,7 @@ not exist; 130 when interrupted (files in flight count as "interrupted").`,
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done per file; write nothing"},
 		),
 		Action: func(c *cli.Context) error {
-			run, err := newNightlyRun(c)
+			run, err := newNightlyRun(c, e)
 			if err != nil {
 				return err
 			}
@@ -81,15 +96,13 @@ not exist; 130 when interrupted (files in flight count as "interrupted").`,
 	}
 }
 
-func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
-	if c.NArg() > 1 {
-		return nil, usagef("nightly takes at most one DIR, got %d", c.NArg())
-	}
+func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	opts, err := compactorOptions(c)
 	if err != nil {
 		return nil, err
 	}
-	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run")}
+	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run"),
+		args: e.args, worker: nightlyWorker}
 	if run.dryRun && run.report != "-" {
 		return nil, usagef("--dry-run writes nothing, not even --report %s: it prints the report on stdout", run.report)
 	}
@@ -97,9 +110,21 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 	if run.archiveAfter, err = parseAge(c.String("archive-after")); err != nil {
 		return nil, err
 	}
-	if run.dir, err = sessionsFolder(c.Args().First()); err != nil {
-		return nil, err
+	if run.worker {
+		return run, nil // the files come on stdin (runNightlyWorker)
 	}
+	dirs := c.Args().Slice()
+	if len(dirs) == 0 {
+		dirs = []string{""}
+	}
+	for _, d := range dirs {
+		dir, err := sessionsFolder(d)
+		if err != nil {
+			return nil, err
+		}
+		run.dirs = append(run.dirs, dir)
+	}
+	run.dir = run.dirs[0]
 	sh, err := parseShard(c.String("shard"))
 	if err != nil {
 		return nil, err
@@ -108,7 +133,7 @@ func newNightlyRun(c *cli.Context) (*nightlyRun, error) {
 	if !c.IsSet("min-idle") {
 		idle = defaultFolderIdle
 	}
-	run.targets, err = batchTargets([]string{run.dir}, sh, idle, true)
+	run.targets, err = batchTargets(run.dirs, sh, idle, true)
 	return run, err
 }
 
@@ -124,6 +149,20 @@ func reportIsFile(report string) bool {
 	}
 	info, err := os.Stat(report)
 	return errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular()
+}
+
+// reportIsRoots refuses, to nightly run as root, a report file (and so its
+// state file) that another user controls: the root process writes them
+// itself, and a user could swap the names in their own folder.
+func reportIsRoots(report string) error {
+	c, err := pathController(report)
+	switch {
+	case err != nil:
+		return &usageError{fmt.Sprintf("--report %v", err)}
+	case !c.isRoot():
+		return usagef("--report %s: %s controls that path; run as root, nightly writes its report and state file only where only root may (e.g. /var/log/pitool/nightly.json)", report, c)
+	}
+	return nil
 }
 
 // parseAge reads a duration that may be given in days ("30d").
@@ -151,15 +190,21 @@ const nightlyGCPercent = 100
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	gcPercentUnlessSet(nightlyGCPercent)
+	if run.worker {
+		return runNightlyWorker(ctx, e, run)
+	}
+	separated := os.Geteuid() == 0 && privsepChild == ""
+	if separated && reportIsFile(run.report) {
+		if err := reportIsRoots(run.report); err != nil {
+			return err
+		}
+	}
 	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
 	}
-	rep := &nightlyReport{dir: run.dir, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
+	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
-	parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) fileReport {
-		return nightlyFile(ctx, run, run.targets[i])
-	}, func(_ int, r fileReport) {
-		bar.Add(1)
+	add := func(r fileReport) {
 		if r.notSession != nil {
 			noteSkipped(e, r.notSession)
 		}
@@ -170,7 +215,18 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 			e.errorf("%s", fileError(r.file, r.err))
 		}
 		rep.files = append(rep.files, r)
-	})
+	}
+	if separated {
+		rep.separated = true
+		rep.workers = runSeparated(ctx, e, run, func() { bar.Add(1) }, add)
+	} else {
+		parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) fileReport {
+			return nightlyFile(ctx, run, run.targets[i])
+		}, func(_ int, r fileReport) {
+			bar.Add(1)
+			add(r)
+		})
+	}
 	bar.Finish()
 	rep.finished, rep.interrupted = time.Now(), ctx.Err() != nil
 	err := writeOutput(e, run.report, nil, func(w io.Writer) error { return rep.writeJSON(w, run) })
@@ -199,7 +255,7 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 		return r.did(actSkipped, t.special.Describe())
 	}
 	if t.outside {
-		return r.did(actSkipped, outsideReason(run.dir))
+		return r.did(actSkipped, outsideReason(t.root))
 	}
 	if r, done := awaitsPlain(r, t.path); done {
 		return r

@@ -41,6 +41,10 @@ type fileReport struct {
 	err      error
 	// remembered: the state file's result for a file unchanged since then
 	remembered bool
+	// ranAs: the uid of the worker that worked on the file, when nightly
+	// runs as root (nil for a file the root process worked on itself, as
+	// when not root, and for a file the state file answered for)
+	ranAs *uint32
 
 	notSession *jsonl.NotSessionError // set when skipped as not a Pi session
 }
@@ -99,6 +103,9 @@ func (r fileReport) json() jsonl.Object {
 	if r.remembered {
 		obj.Set("remembered", boolRaw(true))
 	}
+	if r.ranAs != nil {
+		obj.Set("ranAs", intRaw(int(*r.ranAs)))
+	}
 	if t := r.tokens; t != nil {
 		obj.Set("tokensBefore", intRaw(t.before))
 		if t.entryID != "" {
@@ -112,7 +119,12 @@ func (r fileReport) json() jsonl.Object {
 
 // nightlyReport is the JSON report of one run.
 type nightlyReport struct {
-	dir               string
+	dir       string
+	dirs      []string // every DIR, when more than one
+	separated bool     // run as root: the files were worked on as their users (privsep.go)
+	// workers: who worked on the files of a run as root; listed in the
+	// report when some worker ran as another user than root
+	workers           []workerReport
 	started, finished time.Time
 	interrupted       bool
 	dryRun            bool
@@ -163,9 +175,16 @@ func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 		"archiveAfterHours", intRaw(int(run.archiveAfter/time.Hour)),
 		"totals", totals.AppendJSON(nil),
 		"remembered", intRaw(rep.rememberedCount()),
-	).AppendJSON(nil)
+	)
+	if len(rep.dirs) > 1 {
+		head.Set("dirs", appendStrings(rep.dirs))
+	}
+	if rep.separated && rep.otherUsers() != "" {
+		head.Set("workers", rep.workersJSON())
+	}
+	headJSON := head.AppendJSON(nil)
 	bw := bufio.NewWriter(w)
-	bw.Write(jsonl.ToValidUTF8(head[:len(head)-1])) // the files go before its closing brace
+	bw.Write(jsonl.ToValidUTF8(headJSON[:len(headJSON)-1])) // the files go before its closing brace
 	bw.WriteString(`,"files":[`)
 	var line []byte
 	for i, f := range rep.files {
@@ -177,6 +196,21 @@ func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 	}
 	bw.WriteString("]}\n")
 	return bw.Flush()
+}
+
+// workersJSON lists who worked on the files of a run as root: root itself
+// ("inProcess") and one worker per user, with its exit status.
+func (rep *nightlyReport) workersJSON() jsonl.RawMessage {
+	elems := make([]jsonl.RawMessage, len(rep.workers))
+	for i, w := range rep.workers {
+		o := jsonl.ObjectOf("uid", intRaw(int(w.uid)), "gid", intRaw(int(w.gid)), "user", jsonl.QuoteString(w.user),
+			"files", intRaw(w.files), "exit", intRaw(w.exit))
+		if w.inProcess {
+			o.Set("inProcess", boolRaw(true))
+		}
+		elems[i] = o.AppendJSON(nil)
+	}
+	return jsonl.AppendArray(nil, elems)
 }
 
 func appendStrings(ss []string) jsonl.RawMessage {
@@ -209,6 +243,26 @@ func (rep *nightlyReport) summary() string {
 	if rep.interrupted {
 		fmt.Fprintf(&b, ", %d interrupted, %d not started", rep.count(actInterrupted), rep.planned-len(rep.files))
 	}
+	if users := rep.otherUsers(); users != "" {
+		fmt.Fprintf(&b, "; worked on as %s", users)
+	}
 	fmt.Fprintf(&b, " (%s)", rep.finished.Sub(rep.started).Round(time.Millisecond))
 	return b.String()
+}
+
+// otherUsers names the users a run as root worked on files as: "alice (12
+// files), bob (3 files, exit 130)".
+func (rep *nightlyReport) otherUsers() string {
+	var parts []string
+	for _, w := range rep.workers {
+		if w.inProcess {
+			continue
+		}
+		p := fmt.Sprintf("%s (%d %s", w.user, w.files, plural(w.files, "file", "files"))
+		if w.exit != 0 {
+			p += fmt.Sprintf(", exit %d", w.exit)
+		}
+		parts = append(parts, p+")")
+	}
+	return strings.Join(parts, ", ")
 }

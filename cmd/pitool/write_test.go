@@ -99,6 +99,10 @@ func TestWriteKeepsTheOwnerAsRoot(t *testing.T) {
 	}
 	exe := pitoolExe(t)
 	dir := t.TempDir()
+	// root writes into a user's folder as that user (privsep.go), who must
+	// be able to reach it: t.TempDir()'s folders are root's, mode 0700
+	os.Chmod(dir, 0o755)
+	os.Chmod(filepath.Dir(dir), 0o755)
 	s := filepath.Join(dir, "s.jsonl")
 	copyFile(t, corpusFile("corrupt/duplicate-flush.jsonl"), s, 0o640)
 	os.Chown(s, 1234, 1234)
