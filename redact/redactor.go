@@ -167,6 +167,9 @@ func (r *Redactor) PathSecrets(path string) []PathSecret {
 		for _, part := range strings.Split(name, "_") {
 			scan(part, nil)
 		}
+		for _, spaced := range spacedNames(name) {
+			scan(spaced, func(start, end int) string { return name[start:end] })
+		}
 		if cwd, ok := strings.CutPrefix(name, "--"); ok && strings.HasSuffix(cwd, "--") && len(cwd) > 2 {
 			// "--home-alice-proj--" is /home/alice/proj: "/" + the middle
 			// with each - a /, byte for byte, so a span maps back.
@@ -181,6 +184,15 @@ func (r *Redactor) PathSecrets(path string) []PathSecret {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Secret) > len(out[j].Secret) })
 	return out
+}
+
+// spacedNames are name with its dots, and then its dashes too, turned into
+// spaces, byte for byte: a rule that wants a key to end at a quote, a space
+// or the end of the text (as a key stands in a JSON string) finds it before
+// a name's ".jsonl" or "-2" too.
+func spacedNames(name string) []string {
+	dots := strings.ReplaceAll(name, ".", " ")
+	return []string{dots, strings.ReplaceAll(dots, "-", " ")}
 }
 
 func isSlash(c rune) bool { return c == '/' || c == filepath.Separator }

@@ -155,3 +155,21 @@ func TestRedactNameFolders(t *testing.T) {
 		t.Errorf("without --paths the user is kept: %s", got)
 	}
 }
+
+// TestRedactNameKeyBeforeASuffix: a key whose rule wants it to end where a
+// JSON string would (a quote, a space, the end) is found in a name too,
+// before ".jsonl" or a "-2", where the name alone gives it no such end.
+func TestRedactNameKeyBeforeASuffix(t *testing.T) {
+	const stripe = "sk_live_QlbhF0GywsDHpf7bjPmn0GmD"
+	r := newTestRedactor(t, Options{Salt: "s"})
+	ph := r.placeholder("stripe-access-token", stripe)
+	for in, want := range map[string]string{
+		"d/notes-" + stripe + ".jsonl":     "d/notes-" + ph + ".jsonl",
+		"d/" + stripe + "-2/s.jsonl":       "d/" + ph + "-2/s.jsonl",
+		"d/notes-" + stripe + ".jsonl.bak": "d/notes-" + ph + ".jsonl.bak",
+	} {
+		if got := r.RedactName(in); got != want {
+			t.Errorf("RedactName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
