@@ -230,7 +230,7 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 	entry := NewEntry(res, o.Prep, newID(taken), s.ix.ID(s.leaf), now())
 	line := append(jsonl.ToValidUTF8(entry.AppendJSON(nil)), '\n')
 	if err := safefile.AppendLine(o.File, s.stamp, line); err != nil {
-		if errors.Is(err, safefile.ErrChanged) || errors.Is(err, safefile.ErrLocked) {
+		if errors.Is(err, safefile.ErrChanged) || errors.Is(err, safefile.ErrLocked) || errors.Is(err, safefile.ErrOutsideTree) {
 			return o.skip(err)
 		}
 		return o.fail(err)

@@ -6,7 +6,7 @@ package main
 //
 // The worker protocol: the worker is this pitool with the same command line
 // and $PITOOL_NIGHTLY_WORKER=1. It reads one JSON object on stdin,
-// {"files":[{"path":P,"idleNs":N},…]}, works on them as nightly does (-j
+// {"files":[{"path":P,"idleNs":N,"root":DIR},…]}, works on them as nightly does (-j
 // workers, no report, no state file) and writes one JSON line per file on
 // stdout, in their order, as each finishes: {"i":INDEX,"action":…,"detail":…,
 // "damage":[…],"repaired":…,"backup":…,"tokens":{…}}. Its stderr passes
@@ -28,12 +28,14 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/parallel"
+	"github.com/pitool/pitool/internal/safefile"
 )
 
 // workerFile is one file sent to a worker.
 type workerFile struct {
 	Path   string `json:"path"`
-	IdleNs int64  `json:"idleNs"` // --min-idle for it
+	IdleNs int64  `json:"idleNs"`         // --min-idle for it
+	Root   string `json:"root,omitempty"` // the DIR it was found in, which confines its writes
 }
 
 type workerRequest struct {
@@ -111,7 +113,13 @@ func runNightlyWorker(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	run.targets = make([]target, len(req.Files))
 	for i, f := range req.Files {
-		run.targets[i] = target{path: f.Path, idle: time.Duration(f.IdleNs)}
+		run.targets[i] = target{path: f.Path, idle: time.Duration(f.IdleNs), root: f.Root}
+		if f.Root != "" {
+			// as in the root process's walk: a write under DIR stays in it
+			if err := safefile.ConfineTree(f.Root); err != nil {
+				return fmt.Errorf("nightly worker: %w", err)
+			}
+		}
 	}
 	var werr error
 	parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) fileReport {
@@ -240,7 +248,11 @@ func runWorker(ctx context.Context, e *env, run *nightlyRun, g *workerGroup, sta
 	as := whoIs(wr.uid)
 	req := workerRequest{Files: make([]workerFile, len(g.idx))}
 	for k, i := range g.idx {
-		req.Files[k] = workerFile{Path: run.targets[i].path, IdleNs: int64(run.targets[i].idle)}
+		t := run.targets[i]
+		req.Files[k] = workerFile{Path: t.path, IdleNs: int64(t.idle)}
+		if !t.named {
+			req.Files[k].Root = t.root
+		}
 	}
 	body, err := json.Marshal(req)
 	if err != nil {

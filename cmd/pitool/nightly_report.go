@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -56,6 +58,10 @@ func (r fileReport) did(action, detail string) fileReport {
 
 func (r fileReport) failed(err error) fileReport {
 	r.action, r.detail, r.err = actFailed, strings.TrimPrefix(fileError(r.file, err), r.file+": "), err
+	if errors.Is(err, safefile.ErrOutsideTree) {
+		// as a link out of the folder found by the walk: not written, not a failure
+		r.action, r.err = actSkipped, nil
+	}
 	return r
 }
 

@@ -33,7 +33,7 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 		return err
 	}
 	CleanFolder(filepath.Dir(target))
-	d, err := openDir(filepath.Dir(target))
+	d, err := openDirFor(path, filepath.Dir(target))
 	if err != nil {
 		return err
 	}

@@ -82,19 +82,19 @@ func Begin(path string) (*Edit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return beginAt(target)
+	return beginAt(path, target)
 }
 
 // BeginNoFollow is Begin for a path that must itself be the file: a
 // symlink at it is refused with ErrNotRegular, never followed (nightly's
 // archive, which would otherwise remove what the link points to).
-func BeginNoFollow(path string) (*Edit, error) { return beginAt(path) }
+func BeginNoFollow(path string) (*Edit, error) { return beginAt(path, path) }
 
-// beginAt begins the edit of target, whose last component is never
-// followed.
-func beginAt(target string) (*Edit, error) {
+// beginAt begins the edit of target (path resolved), whose last component
+// is never followed, in a folder confined as path is (ConfineTree).
+func beginAt(path, target string) (*Edit, error) {
 	CleanFolder(filepath.Dir(target))
-	d, err := openDir(filepath.Dir(target))
+	d, err := openDirFor(path, filepath.Dir(target))
 	if err != nil {
 		return nil, err
 	}

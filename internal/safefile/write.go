@@ -46,7 +46,7 @@ func WriteFile(path string, opts Options, write func(io.Writer) error) error {
 	if fd, ok := fdOf(target); ok {
 		return writeDescriptor(fd, target, write)
 	}
-	d, err := openDir(filepath.Dir(target))
+	d, err := openDirFor(path, filepath.Dir(target))
 	if err != nil {
 		return err
 	}

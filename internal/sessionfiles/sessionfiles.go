@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -128,6 +129,13 @@ func walk(root string, m Match) ([]File, error) {
 	real, err := realPath(root)
 	if err != nil {
 		return nil, err
+	}
+	if !m.EveryPath {
+		// a command that may write: what it finds here it writes only
+		// where it really lies in here, checked at each write
+		if err := safefile.ConfineTree(root); err != nil {
+			return nil, err
+		}
 	}
 	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m}
 	if err := w.dir(root, false, 0); err != nil {
