@@ -244,14 +244,22 @@ func userName(uid uint32) string {
 	return "uid " + strconv.FormatUint(uint64(uid), 10)
 }
 
+// nogroup is the group of a child whose uid the user database does not
+// know and whose controlling component belongs to root's group.
+const nogroup = 65534
+
 // credential is what a child for c runs with: c's uid, the uid's primary
 // group and its supplementary groups from the user database; a uid the
-// database does not know gets the controlling component's group and no
-// supplementary group.
+// database does not know gets the controlling component's group (never
+// root's: a folder made in a set-group-ID folder of root's group has it
+// without its owner being a member) and no supplementary group.
 func credential(c controller) *syscall.Credential {
 	cred := &syscall.Credential{Uid: c.uid, Gid: c.gid, Groups: []uint32{}}
 	u, err := user.LookupId(strconv.FormatUint(uint64(c.uid), 10))
 	if err != nil {
+		if cred.Gid == 0 {
+			cred.Gid = nogroup
+		}
 		return cred
 	}
 	if gid, err := strconv.ParseUint(u.Gid, 10, 32); err == nil {
