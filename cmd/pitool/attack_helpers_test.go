@@ -501,3 +501,18 @@ func atkReportAttack(t *testing.T, name string, trials, intact int, harms []stri
 		t.Errorf("%s: harm in %d of %d trials, e.g.:\n  %s", name, len(harms), trials, strings.Join(harms[:max], "\n  "))
 	}
 }
+
+// atkSweepRounds runs the sweep of trial attackRounds() times and reports
+// its figures under name.
+func atkSweepRounds(t *testing.T, name string, trial func(t *testing.T, k int) (int, string)) {
+	t.Helper()
+	var trials, intact int
+	var harms []string
+	for range attackRounds() {
+		n, h := atkSweep(t, trial)
+		trials += n
+		intact += n - len(h)
+		harms = append(harms, h...)
+	}
+	atkReportAttack(t, name, trials, intact, harms)
+}

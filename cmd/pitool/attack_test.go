@@ -157,24 +157,16 @@ func TestAttackArchiveOutsideTheTree(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var trials, intact int
-			var harms []string
-			for i := 0; i < attackRounds(); i++ {
-				n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
-					ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
-					s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("v3/linear.jsonl"))
-					opens := 0
-					g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { c.act(ar, s) }), filepath.Dir(s))
-					r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar, "--archive-after", "1d")...)
-					r.finish(t, c.name)
-					g.close()
-					return opens, atkHarmOf(t, ar)
-				})
-				trials += n
-				intact += n - len(h)
-				harms = append(harms, h...)
-			}
-			atkReportAttack(t, "archive "+c.name, trials, intact, harms)
+			atkSweepRounds(t, "archive "+c.name, func(t *testing.T, k int) (int, string) {
+				ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("v3/linear.jsonl"))
+				opens := 0
+				g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { c.act(ar, s) }), filepath.Dir(s))
+				r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar, "--archive-after", "1d")...)
+				r.finish(t, c.name)
+				g.close()
+				return opens, atkHarmOf(t, ar)
+			})
 		})
 	}
 }
@@ -187,24 +179,16 @@ func TestAttackArchiveOutsideTheTree(t *testing.T) {
 func TestAttackSwapAfterWalkRepairsVictim(t *testing.T) {
 	atkNeedRoot(t)
 	exe := pitoolExe(t)
-	var trials, intact int
-	var harms []string
-	for i := 0; i < attackRounds(); i++ {
-		n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
-			ar := atkNewArena(t, corpusFile("corrupt/garbage-line.jsonl"), 0o600)
-			s := ar.session(t, "sessions/--p--/R.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
-			opens := 0
-			g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { attackerLink(ar.victim, s) }), filepath.Dir(s))
-			r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
-			r.finish(t, "nightly")
-			g.close()
-			return opens, atkHarmOf(t, ar)
-		})
-		trials += n
-		intact += n - len(h)
-		harms = append(harms, h...)
-	}
-	atkReportAttack(t, "swap after walk", trials, intact, harms)
+	atkSweepRounds(t, "swap after walk", func(t *testing.T, k int) (int, string) {
+		ar := atkNewArena(t, corpusFile("corrupt/garbage-line.jsonl"), 0o600)
+		s := ar.session(t, "sessions/--p--/R.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
+		opens := 0
+		g := atkNewGate(t, atkAtOpen(k, &opens, func(atkGateEvent) { attackerLink(ar.victim, s) }), filepath.Dir(s))
+		r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
+		r.finish(t, "nightly")
+		g.close()
+		return opens, atkHarmOf(t, ar)
+	})
 }
 
 // atkHangCheck waits for a run that may be stuck: it must end on its own
@@ -252,29 +236,21 @@ func TestAttackFIFOSwapHangsNightly(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var trials, intact int
-			var harms []string
-			for i := 0; i < attackRounds(); i++ {
-				n, h := atkSweep(t, func(t *testing.T, k int) (int, string) {
-					ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
-					s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
-					names := c.setup(t, ar, s)
-					opens := 0
-					g := atkNewGate(t, atkAtOpen(k, &opens, func(ev atkGateEvent) {
-						for _, p := range names {
-							attackerFIFO(p)
-						}
-					}), filepath.Dir(s))
-					r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
-					hung := atkHangCheck(r)
-					g.close()
-					return opens, atkHarmOf(t, ar, hung)
-				})
-				trials += n
-				intact += n - len(h)
-				harms = append(harms, h...)
-			}
-			atkReportAttack(t, "fifo "+c.name, trials, intact, harms)
+			atkSweepRounds(t, "fifo "+c.name, func(t *testing.T, k int) (int, string) {
+				ar := atkNewArena(t, corpusFile("v3/linear.jsonl"), 0o644)
+				s := ar.session(t, "sessions/--p--/s.jsonl", corpusFile("corrupt/garbage-line.jsonl"))
+				names := c.setup(t, ar, s)
+				opens := 0
+				g := atkNewGate(t, atkAtOpen(k, &opens, func(ev atkGateEvent) {
+					for _, p := range names {
+						attackerFIFO(p)
+					}
+				}), filepath.Dir(s))
+				r := atkStartPitool(t, exe, nil, atkNightlyArgs(ar)...)
+				hung := atkHangCheck(r)
+				g.close()
+				return opens, atkHarmOf(t, ar, hung)
+			})
 		})
 	}
 }
