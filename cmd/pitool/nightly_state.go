@@ -119,9 +119,14 @@ func openState(e *env, path, settings string) *nightlyState {
 }
 
 func readState(path string) (*stateFile, error) {
-	data, err := os.ReadFile(path)
+	f, err := safefile.OpenRegular(path) // a FIFO put there is refused, not waited on
 	if err != nil {
 		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	var sf stateFile
 	if err := json.Unmarshal(data, &sf); err != nil {
