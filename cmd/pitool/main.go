@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -42,8 +41,9 @@ const interruptGrace = 800 * time.Millisecond
 // mainCode is main up to the exit: the memory limit, SIGINT and SIGTERM
 // cancelling the run, and run itself. Tests run it as the pitool command.
 //
-// The first signal cancels run's context and calls the interrupt hooks
-// (onInterrupt); run then has interruptGrace to return. If it has not, or a
+// The first signal cancels run's context (which also passes SIGTERM to a
+// child run as another user: privsep.go's childCommand); run then has
+// interruptGrace to return. If it has not, or a
 // second signal comes, pitool prints "pitool: error: interrupted" (once: not
 // if run printed it already) and exits 130 without waiting. A temporary file
 // a writer leaves behind is locked by this process only: the next run that
@@ -64,9 +64,8 @@ func mainCode() int {
 	select {
 	case code := <-done:
 		return code
-	case sig := <-sigs:
-		cancel()
-		runInterruptHooks(sig)
+	case <-sigs:
+		cancel() // a child run as a user (privsep) gets SIGTERM from it
 	}
 	grace := time.NewTimer(interruptGrace)
 	defer grace.Stop()
@@ -74,59 +73,10 @@ func mainCode() int {
 	case code := <-done:
 		return code
 	case <-grace.C:
-	case sig := <-sigs:
-		runInterruptHooks(sig)
+	case <-sigs:
 	}
 	stderr.close()
 	return exitInterrupted
-}
-
-// interruptHooks are called, in order, on every SIGINT or SIGTERM pitool
-// gets, before it waits for run (the first) or exits (the second). A command
-// that runs work in a child process (privilege separation) registers one to
-// pass the signal on, so that the child ends with pitool; pitool does not
-// signal its process group, which may hold the shell or script that ran it.
-var interruptHooks struct {
-	sync.Mutex
-	next  int
-	hooks map[int]func(os.Signal)
-}
-
-// onInterrupt registers f as an interrupt hook until remove is called. f
-// must not block: pitool exits at most interruptGrace after the first signal.
-func onInterrupt(f func(os.Signal)) (remove func()) {
-	interruptHooks.Lock()
-	defer interruptHooks.Unlock()
-	if interruptHooks.hooks == nil {
-		interruptHooks.hooks = map[int]func(os.Signal){}
-	}
-	id := interruptHooks.next
-	interruptHooks.next++
-	interruptHooks.hooks[id] = f
-	return func() {
-		interruptHooks.Lock()
-		defer interruptHooks.Unlock()
-		delete(interruptHooks.hooks, id)
-	}
-}
-
-// runInterruptHooks calls the registered hooks with sig, in registration order.
-func runInterruptHooks(sig os.Signal) {
-	interruptHooks.Lock()
-	ids := make([]int, 0, len(interruptHooks.hooks))
-	for id := range interruptHooks.hooks {
-		ids = append(ids, id)
-	}
-	interruptHooks.Unlock()
-	slices.Sort(ids)
-	for _, id := range ids {
-		interruptHooks.Lock()
-		f := interruptHooks.hooks[id]
-		interruptHooks.Unlock()
-		if f != nil {
-			f(sig)
-		}
-	}
 }
 
 // interruptedLine is the line run prints for an interrupted run.

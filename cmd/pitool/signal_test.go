@@ -110,18 +110,3 @@ func TestSignalTwiceExitsAtOnce(t *testing.T) {
 		t.Errorf("stderr says interrupted %d times, want once:\n%s", n, stderr)
 	}
 }
-
-// TestInterruptHooks: the hooks run in order on a signal until removed.
-func TestInterruptHooks(t *testing.T) {
-	var got []string
-	r1 := onInterrupt(func(os.Signal) { got = append(got, "a") })
-	r2 := onInterrupt(func(os.Signal) { got = append(got, "b") })
-	runInterruptHooks(syscall.SIGTERM)
-	r1()
-	runInterruptHooks(syscall.SIGTERM)
-	r2()
-	runInterruptHooks(syscall.SIGTERM)
-	if strings.Join(got, "") != "abb" {
-		t.Errorf("hooks ran %q, want abb", got)
-	}
-}
