@@ -21,6 +21,16 @@
 //     open for callers.
 //   - Owner and mode are set with fchown and fchmod on descriptors, never by
 //     name.
+//   - A file found in a folder a command searched is written only where it
+//     really lies inside that folder (ConfineTree): Begin, AppendLine and
+//     WriteFile of a path under a confined folder ask the kernel where the
+//     folder they opened is (/proc/self/fd) and refuse with ErrOutsideTree
+//     when a name on the way was swapped for a link out after the search.
+//
+// Run as root on files another user controls, pitool does not call this
+// package at all: it runs the work in a child as that user (cmd/pitool's
+// privsep.go), and the kernel's rules apply; what this package does is the
+// defence in depth, for root's own files and for every user's runs.
 //
 // Outputs (WriteFile: -o, --report, quarantines, archives):
 //   - A path that names a symbolic link is resolved (see above) and its
