@@ -1,10 +1,13 @@
 // Package stats totals the tokens and cost of Pi sessions, grouped by day,
 // week, month, model, provider, project or session.
 //
-// What counts is Pi's own rule, the one its /session command applies and
-// pitool info reports per session: jsonl.Index.Charges (see jsonl/usage.go
-// for which entries count and why). So the totals of a folder are the sum
-// of what pitool info says of each session in it.
+// What counts in a file is Pi's own rule, the one its /session command
+// applies and pitool info reports per session: jsonl.Index.Charges (see
+// jsonl/usage.go for which entries count and why). Across files, an entry
+// that a clone, fork or copy holds again counts once, under the first
+// session that holds it (see once.go); Options.PerFile counts every file's
+// entries instead, so that the totals are the sum of what pitool info says
+// of each session.
 package stats
 
 import (
@@ -82,6 +85,9 @@ type Report struct {
 	By    By    `json:"by"`
 	Rows  []Row `json:"rows"`
 	Total Row   `json:"total"`
+	// Repeated counts the billed entries left out because an earlier
+	// session held them (a clone, fork or copy of it); 0 with PerFile.
+	Repeated int `json:"repeated"`
 }
 
 // Options choose the grouping and the time range.
@@ -90,6 +96,10 @@ type Options struct {
 	Since, Until time.Time // zero: open
 	Workers      int       // files read at once; GOMAXPROCS when < 1
 	Stdin        io.Reader // what the file "-" reads
+	// PerFile counts each file's entries as Pi's /session does, an entry
+	// copied into several files once in each; by default an entry counts
+	// once, under the first session that holds it.
+	PerFile bool
 }
 
 // FileError is a file that could not be read.
@@ -98,9 +108,13 @@ type FileError struct {
 	Err  error
 }
 
-// Collect totals the files. Files read in parallel; each file's rows are
-// merged in the order of files, so the sums do not depend on timing.
+// Collect totals the files, each billed entry once (see once.go), or with
+// opts.PerFile each file's own. Files read in parallel; their rows are merged
+// in a fixed order, so the sums do not depend on timing.
 func Collect(ctx context.Context, files []string, opts Options) (*Report, []FileError) {
+	if !opts.PerFile {
+		return collectOnce(ctx, files, opts)
+	}
 	perFile := make([]map[string]*Row, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(ctx, len(files), opts.Workers, func() func(int) {
@@ -147,10 +161,8 @@ func fileRows(name string, opts *Options) (map[string]*Row, error) {
 	rows := map[string]*Row{}
 	err = ix.Charges(func(_ int, c jsonl.Charge) error {
 		t, timed := jsonl.ParseTimestamp(c.Timestamp)
-		if !opts.Since.IsZero() || !opts.Until.IsZero() {
-			if !timed || t.Before(opts.Since) || (!opts.Until.IsZero() && !t.Before(opts.Until)) {
-				return nil
-			}
+		if !inRange(opts, t, timed) {
+			return nil
 		}
 		k := key(opts.By, &c, t, timed, ix, name)
 		if rows[k] == nil {

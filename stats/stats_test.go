@@ -26,11 +26,11 @@ func corpusFiles(t *testing.T) []string {
 	return paths
 }
 
-// TestTotalsAgreeWithInfo: stats --by session gives each session the tokens
-// and cost pitool info gives it, and the total is their sum.
+// TestTotalsAgreeWithInfo: stats --per-file --by session gives each session
+// the tokens and cost pitool info gives it, and the total is their sum.
 func TestTotalsAgreeWithInfo(t *testing.T) {
 	files := corpusFiles(t)
-	rep, failed := Collect(context.Background(), files, Options{By: BySession})
+	rep, failed := Collect(context.Background(), files, Options{By: BySession, PerFile: true})
 	bySession := map[string]Row{}
 	for _, r := range rep.Rows {
 		bySession[r.Key] = r
@@ -74,18 +74,24 @@ func TestTotalsAgreeWithInfo(t *testing.T) {
 }
 
 // TestEveryGroupingSumsToTheTotal: whatever the grouping, the rows add up
-// to the same total.
+// to the same total, counting each entry once or each file's own.
 func TestEveryGroupingSumsToTheTotal(t *testing.T) {
-	files := corpusFiles(t)
+	for _, perFile := range []bool{false, true} {
+		everyGroupingSums(t, corpusFiles(t), perFile)
+	}
+}
+
+func everyGroupingSums(t *testing.T, files []string, perFile bool) Row {
+	t.Helper()
 	var first *Row
 	for _, by := range Groupings {
-		rep, _ := Collect(context.Background(), files, Options{By: by, Workers: 2})
+		rep, _ := Collect(context.Background(), files, Options{By: by, Workers: 2, PerFile: perFile})
 		var sum Row
 		for i := range rep.Rows {
 			sum.merge(&rep.Rows[i])
 		}
 		if sum.TotalTokens != rep.Total.TotalTokens || sum.Entries != rep.Total.Entries {
-			t.Errorf("--by %s: rows sum to %v tokens in %d entries, total %v in %d", by, sum.TotalTokens, sum.Entries, rep.Total.TotalTokens, rep.Total.Entries)
+			t.Errorf("per file %v, --by %s: rows sum to %v tokens in %d entries, total %v in %d", perFile, by, sum.TotalTokens, sum.Entries, rep.Total.TotalTokens, rep.Total.Entries)
 		}
 		if first == nil {
 			first = &rep.Total
@@ -93,4 +99,5 @@ func TestEveryGroupingSumsToTheTotal(t *testing.T) {
 			t.Errorf("--by %s: total %+v, --by %s gave %+v", by, rep.Total, Groupings[0], *first)
 		}
 	}
+	return *first
 }

@@ -1,0 +1,277 @@
+package stats
+
+// Counting a billed entry once across a folder. Pi's /clone and /fork (and
+// pitool clone and fork) write the history they copy into a new session file,
+// billed assistant messages included, and a plain copy of a file holds all of
+// it again; Pi's /session counts each file's copies, so a folder summed file
+// by file counts one answer as many times as it has been copied. Collect
+// counts an entry that an earlier file already held under that file only.
+//
+// The identity of an entry is the SHA-256 (its first 16 bytes) of the entry
+// as JSON.stringify writes it, in canonical form (jsonl.Canonical), without
+// "parentId" and, for a compaction, without "firstKeptEntryId": every other
+// field is in it, the entry's type, id and timestamp, and the whole message
+// (role, content, provider, model, responseModel, responseId, usage, stop
+// reason, the message's own timestamp) or the usage entry's fields. A copy
+// writes every entry as {...entry, parentId}: the id, the timestamp and the
+// message are kept, and only parentId moves (around the label entries a clone
+// drops, as does a compaction's firstKeptEntryId that pointed at one), so a
+// copy reproduces the identity exactly. Two different billed entries differ in
+// something that is in it: two answers never share an id within a file, and
+// across files they have their own random ids, text and timestamps, so
+// sharing a timestamp and a token total (the key ccusage deduplicates by) does
+// not merge them.
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pitool/pitool/internal/parallel"
+	"github.com/pitool/pitool/jsonl"
+)
+
+// identity is the key of a billed entry that every copy of it has.
+type identity [16]byte
+
+// identityOf returns the identity of entry i of ix (see above).
+func identityOf(ix *jsonl.Index, i int) (identity, error) {
+	e, err := ix.DecodeOuter(i)
+	if err != nil {
+		return identity{}, err
+	}
+	o := e.Obj.Clone()
+	o.Delete("parentId")
+	if e.Type == jsonl.TypeCompaction {
+		o.Delete(jsonl.RefFirstKept.String())
+	}
+	sum := sha256.Sum256(jsonl.Canonical(o.AppendJSON(nil)))
+	var id identity
+	copy(id[:], sum[:])
+	return id, nil
+}
+
+// billed is one charge of a file, as the merge needs it.
+type billed struct {
+	id                                         identity
+	group                                      int32 // index in fileCharges.groups
+	input, output, cacheRead, cacheWrite, cost float64
+}
+
+// fileCharges is what one file bills, entry by entry.
+type fileCharges struct {
+	groups []string
+	items  []billed
+	err    error
+}
+
+// readCharges reads a file's charges in the time range with their
+// identities and groups.
+func readCharges(name string, opts *Options) (fc fileCharges) {
+	ix, closeFn, err := jsonl.IndexFile(name, opts.Stdin)
+	if err != nil {
+		return fileCharges{err: err}
+	}
+	defer closeFn()
+	groupIdx := map[string]int32{}
+	fc.err = ix.Charges(func(i int, c jsonl.Charge) error {
+		t, timed := jsonl.ParseTimestamp(c.Timestamp)
+		if !inRange(opts, t, timed) {
+			return nil
+		}
+		id, err := identityOf(ix, i)
+		if err != nil {
+			return err
+		}
+		k := key(opts.By, &c, t, timed, ix, name)
+		g, ok := groupIdx[k]
+		if !ok {
+			g = int32(len(fc.groups))
+			groupIdx[k] = g
+			fc.groups = append(fc.groups, k)
+		}
+		u := &c.Usage
+		fc.items = append(fc.items, billed{id, g, u.Input, u.Output, u.CacheRead, u.CacheWrite, u.CostTotal()})
+		return nil
+	})
+	return fc
+}
+
+// inRange reports whether an entry's time is in the range of opts.
+func inRange(opts *Options, t time.Time, timed bool) bool {
+	if opts.Since.IsZero() && opts.Until.IsZero() {
+		return true
+	}
+	return timed && !t.Before(opts.Since) && (opts.Until.IsZero() || t.Before(opts.Until))
+}
+
+// collectOnce is Collect counting each billed entry once, under the first
+// file that holds it in firstOrder.
+func collectOnce(ctx context.Context, files []string, opts Options) (*Report, []FileError) {
+	order := firstOrder(files)
+	rep := &Report{By: opts.By, Total: Row{Key: "total"}}
+	var failed []FileError
+	merged := map[string]*Row{}
+	seen := map[identity]struct{}{}
+	sessions := 0
+	parallel.InOrder(ctx, len(order), opts.Workers,
+		func(k int) fileCharges { return readCharges(order[k], &opts) },
+		func(k int, fc fileCharges) {
+			if fc.err != nil {
+				failed = append(failed, FileError{order[k], fc.err})
+				return
+			}
+			rows := make([]*Row, len(fc.groups))
+			for j := range fc.items {
+				b := &fc.items[j]
+				if _, dup := seen[b.id]; dup {
+					rep.Repeated++
+					continue
+				}
+				r := rows[b.group]
+				if r == nil {
+					r = &Row{Key: fc.groups[b.group], Sessions: 1}
+					rows[b.group] = r
+				}
+				r.Input += b.input
+				r.Output += b.output
+				r.CacheRead += b.cacheRead
+				r.CacheWrite += b.cacheWrite
+				r.TotalTokens += b.input + b.output + b.cacheRead + b.cacheWrite
+				r.Cost += b.cost
+				r.Entries++
+			}
+			// Only now: the same identity twice in one file (entries without
+			// an id) counts twice, as Pi counts it in that file.
+			for j := range fc.items {
+				seen[fc.items[j].id] = struct{}{}
+			}
+			counted := false
+			for _, r := range rows {
+				if r == nil {
+					continue
+				}
+				counted = true
+				if merged[r.Key] == nil {
+					merged[r.Key] = &Row{Key: r.Key}
+				}
+				merged[r.Key].merge(r)
+				rep.Total.merge(r)
+			}
+			if counted {
+				sessions++
+			}
+		})
+	sort.Slice(failed, func(i, j int) bool { return failed[i].File < failed[j].File })
+	rep.Total.Sessions = sessions
+	for _, r := range merged {
+		rep.Rows = append(rep.Rows, *r)
+	}
+	sortRows(rep.Rows, opts.By)
+	if rep.Rows == nil {
+		rep.Rows = []Row{}
+	}
+	return rep, failed
+}
+
+// firstOrder sorts the files by the time in their session header, earliest
+// first, then by path; a file whose header time cannot be read (standard
+// input, a file without a header) comes after those, by path. An entry is
+// counted under the first file of this order that holds it: the session it
+// was copied from, whose header is older than the copy's, and of two plain
+// copies the one with the lesser path, however the folder was walked.
+func firstOrder(files []string) []string {
+	type ranked struct {
+		name  string
+		t     time.Time
+		known bool
+	}
+	rs := make([]ranked, len(files))
+	parallel.Each(context.Background(), len(files), 0, func() func(int) {
+		return func(i int) {
+			t, ok := headerTime(files[i])
+			rs[i] = ranked{files[i], t, ok}
+		}
+	})
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.known != b.known {
+			return a.known
+		}
+		if a.known && !a.t.Equal(b.t) {
+			return a.t.Before(b.t)
+		}
+		return a.name < b.name
+	})
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.name
+	}
+	return out
+}
+
+// headerTime reads the timestamp of a file's session header from the first
+// jsonl.SniffLines lines that are not blank, within jsonl.SniffBytes of its
+// decompressed start (gzip and zstd as jsonl.Open detects them, without
+// inflating the rest). Standard input is not read (it can be read only once).
+func headerTime(name string) (time.Time, bool) {
+	if name == "-" {
+		return time.Time{}, false
+	}
+	if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() {
+		return time.Time{}, false
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReader(f)
+	magic, _ := r.(*bufio.Reader).Peek(4)
+	switch {
+	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return time.Time{}, false
+		}
+		r = zr
+	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		if err != nil {
+			return time.Time{}, false
+		}
+		defer zr.Close()
+		r = zr
+	}
+	sc := bufio.NewScanner(io.LimitReader(r, jsonl.SniffBytes))
+	sc.Buffer(make([]byte, 0, 4096), jsonl.SniffBytes)
+	for lines := 0; lines < jsonl.SniffLines && sc.Scan(); {
+		line := sc.Bytes()
+		if len(trimSpace(line)) == 0 {
+			continue
+		}
+		lines++
+		var h jsonl.Header
+		if jsonl.Unmarshal(line, &h) == nil && h.Type == "session" {
+			return jsonl.ParseTimestamp(h.Timestamp)
+		}
+	}
+	return time.Time{}, false
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && jsonl.IsSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && jsonl.IsSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
