@@ -21,19 +21,29 @@ sessions under PATH (files or folders, searched recursively; .gz and .zst
 too; Pi's sessions folder by default), with Pi's own rule, the one its
 /session command applies: the usage of every assistant message, of every
 usage entry, and of tool results, compactions and branch summaries that
-carry one (these under "Tools/summaries"), over every branch. A session's
-totals are those pitool info prints.
+carry one (these under "Tools/summaries"), over every branch.
+
+Each billed entry counts once across the sessions: /clone, /fork, pitool
+clone and fork, and a plain copy of a file write entries into another file
+again, and those copies count under the session that first held them (the
+one whose header is earliest, then by path), not anew. A copy is recognised
+by the whole entry but its parentId (its id, timestamp and message, usage
+and responseId included), so two different answers are never merged, even
+with the same timestamp and token total. The table ends with how many copies
+were left out; --per-file counts every file's own, as Pi's /session does in
+each, and then a session's totals are those pitool info prints.
 
 --by groups the rows (day, week and month by the entry's local time; model is
 the model that answered). --since and --until keep the entries in a time
-range. The table ends with the total; --json prints {by, rows, total} and
---csv one line per row, the total last.
+range. The table ends with the total; --json prints {by, rows, total,
+repeated} and --csv one line per row, the total last.
 
 ` + helpReadFailures,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "by", Value: string(stats.ByDay), Usage: "group by `WHAT`: " + strings.Join(statsGroupings(), ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the report as CSV"},
+			&cli.BoolFlag{Name: "per-file", Usage: "count each file's entries as Pi's /session does, copies in other files again"},
 		}, timeFlags...),
 		Action: func(c *cli.Context) error { return runStats(c, e) },
 	}
@@ -53,7 +63,7 @@ func runStats(c *cli.Context, e *env) error {
 	if err != nil {
 		return usagef("--by: %s (want %s)", err, strings.Join(statsGroupings(), ", "))
 	}
-	opts := stats.Options{By: by, Stdin: e.stdin}
+	opts := stats.Options{By: by, Stdin: e.stdin, PerFile: c.Bool("per-file")}
 	if opts.Since, opts.Until, err = timeRange(c); err != nil {
 		return err
 	}
@@ -131,6 +141,9 @@ func writeStatsTable(w io.Writer, rep *stats.Report) error {
 			}
 		}
 		b.WriteByte('\n')
+	}
+	if rep.Repeated > 0 {
+		fmt.Fprintf(&b, "(%s billed entries that clones, forks or copies hold again counted once; --per-file counts them in each file)\n", groupedInt(float64(rep.Repeated)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
