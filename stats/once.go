@@ -7,27 +7,31 @@ package stats
 // by file counts one answer as many times as it has been copied. Collect
 // counts an entry that an earlier file already held under that file only.
 //
-// The identity of an entry is the SHA-256 (its first 16 bytes) of the entry
-// as JSON.stringify writes it, in canonical form (jsonl.Canonical), without
-// "parentId" and, for a compaction, without "firstKeptEntryId": every other
-// field is in it, the entry's type, id and timestamp, and the whole message
-// (role, content, provider, model, responseModel, responseId, usage, stop
-// reason, the message's own timestamp) or the usage entry's fields. A copy
-// writes every entry as {...entry, parentId}: the id, the timestamp and the
-// message are kept, and only parentId moves (around the label entries a clone
-// drops, as does a compaction's firstKeptEntryId that pointed at one), so a
-// copy reproduces the identity exactly. Two different billed entries differ in
-// something that is in it: two answers never share an id within a file, and
-// across files they have their own random ids, text and timestamps, so
-// sharing a timestamp and a token total (the key ccusage deduplicates by) does
-// not merge them.
+// The identity of an entry is a 16-byte hash of the entry's top-level
+// members as written, without "parentId" and, for a compaction, without
+// "firstKeptEntryId": every other field is in it, the entry's type, id and
+// timestamp, and the whole message (role, content, provider, model,
+// responseModel, responseId, usage, stop reason, the message's own
+// timestamp) or the usage entry's fields. A copy writes every entry as
+// {...entry, parentId} in JSON.stringify's form, the form Pi writes: the id,
+// the timestamp and the message are kept byte for byte, and only parentId
+// moves (around the label entries a clone drops, as does a compaction's
+// firstKeptEntryId that pointed at one), so a copy reproduces the identity
+// exactly. Two different billed entries differ in something that is in it:
+// two answers never share an id within a file, and across files they have
+// their own random ids, text and timestamps, so sharing a timestamp and a
+// token total (the key ccusage deduplicates by) does not merge them. A line
+// not in JSON.stringify's form (edited by hand: spaces, other escapes) that a
+// copy rewrites counts again in the copy: the rule may count twice, never
+// merge two.
 
 import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/sha256"
+	"encoding/binary"
+	"hash/maphash"
 	"io"
 	"os"
 	"sort"
@@ -41,21 +45,34 @@ import (
 // identity is the key of a billed entry that every copy of it has.
 type identity [16]byte
 
-// identityOf returns the identity of entry i of ix (see above).
-func identityOf(ix *jsonl.Index, i int) (identity, error) {
+// identitySeeds key the two 64-bit halves of an identity: hash/maphash is
+// fast, and keyed afresh in every run, so that no file can be made to
+// collide with another's entries.
+var identitySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+// identityOf returns the identity of entry i of ix (see above): its
+// top-level members as JSON.stringify writes them, parentId (and a
+// compaction's firstKeptEntryId) left out, the values as written.
+func identityOf(ix *jsonl.Index, i int, buf []byte) (identity, []byte, error) {
 	e, err := ix.DecodeOuter(i)
 	if err != nil {
-		return identity{}, err
+		return identity{}, buf, err
 	}
-	o := e.Obj.Clone()
-	o.Delete("parentId")
-	if e.Type == jsonl.TypeCompaction {
-		o.Delete(jsonl.RefFirstKept.String())
+	buf = buf[:0]
+	for k, key := range e.Obj.Keys {
+		v := e.Obj.Vals[k]
+		if v == nil || key == "parentId" || (e.Type == jsonl.TypeCompaction && key == jsonl.RefFirstKept.String()) {
+			continue
+		}
+		buf = jsonl.AppendString(buf, key)
+		buf = append(buf, ':')
+		buf = append(buf, v...)
+		buf = append(buf, ',')
 	}
-	sum := sha256.Sum256(jsonl.Canonical(o.AppendJSON(nil)))
 	var id identity
-	copy(id[:], sum[:])
-	return id, nil
+	binary.LittleEndian.PutUint64(id[:8], maphash.Bytes(identitySeeds[0], buf))
+	binary.LittleEndian.PutUint64(id[8:], maphash.Bytes(identitySeeds[1], buf))
+	return id, buf, nil
 }
 
 // billed is one charge of a file, as the merge needs it.
@@ -81,12 +98,14 @@ func readCharges(name string, opts *Options) (fc fileCharges) {
 	}
 	defer closeFn()
 	groupIdx := map[string]int32{}
+	var buf []byte
 	fc.err = ix.Charges(func(i int, c jsonl.Charge) error {
 		t, timed := jsonl.ParseTimestamp(c.Timestamp)
 		if !inRange(opts, t, timed) {
 			return nil
 		}
-		id, err := identityOf(ix, i)
+		var id identity
+		id, buf, err = identityOf(ix, i, buf)
 		if err != nil {
 			return err
 		}

@@ -351,8 +351,8 @@ func TestStatsTwinsAreNotMerged(t *testing.T) {
 			continue
 		}
 		twins++
-		a, _ := identityOf(ix, is[0])
-		b, _ := identityOf(ix, is[1])
+		a, _, _ := identityOf(ix, is[0], nil)
+		b, _, _ := identityOf(ix, is[1], nil)
 		if a == b {
 			t.Errorf("entries %d and %d share an identity", is[0], is[1])
 		}
