@@ -2,6 +2,7 @@ package stats
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/exporter"
 	"github.com/pitool/pitool/internal/testref"
@@ -486,4 +488,39 @@ func plantTwin(t *testing.T, src, dst string) int {
 		t.Fatal(err)
 	}
 	return 1
+}
+
+// TestStatsFirstOrder: the first session is the one whose header is
+// earliest, read in gzip and zstd files too, then the path; a file without a
+// header comes last.
+func TestStatsFirstOrder(t *testing.T) {
+	dir := t.TempDir()
+	head := func(ts string) string {
+		return `{"type":"session","version":3,"id":"x","timestamp":"` + ts + `","cwd":"/p"}` + "\n"
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(head("2026-01-02T00:00:00.000Z")))
+	zw.Close()
+	enc, _ := zstd.NewWriter(nil)
+	zs := enc.EncodeAll([]byte("\n"+head("2026-01-01T00:00:00.000+01:00")), nil)
+	files := []string{
+		write("a-headless.jsonl", []byte(`{"type":"message","id":"m","parentId":null,"timestamp":"2020-01-01T00:00:00.000Z","message":{"role":"user","content":"x"}}`+"\n")),
+		write("b-late.jsonl", []byte(head("2026-01-03T00:00:00.000Z"))),
+		write("c.jsonl.gz", gz.Bytes()),
+		write("d.jsonl.zst", zs),
+		write("e-late.jsonl", []byte(head("2026-01-03T00:00:00.000Z"))),
+	}
+	got := firstOrder(files)
+	want := []string{files[3], files[2], files[1], files[4], files[0]}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
 }
