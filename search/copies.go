@@ -53,6 +53,7 @@ type copies struct {
 	// after the first pass
 	first  []int32    // set → its first holder
 	others [][]string // set → the other holders' names, in file order
+	shared []bool     // file → whether it holds a match another file holds
 }
 
 func newCopies(files []string) *copies {
@@ -78,36 +79,30 @@ func (c *copies) place(file string) (int, bool) {
 }
 
 // key is the identity of the match of text ordinal n of the entry with
-// this id and timestamp, at offset start in that text.
-func (c *copies) key(id string, ts []byte, t *text, n, start int, match []byte) matchKey {
-	var k matchKey
-	var num [16]byte
-	binary.LittleEndian.PutUint64(num[:], uint64(n))
-	binary.LittleEndian.PutUint64(num[8:], uint64(start))
-	for i := range k {
-		var h maphash.Hash
-		h.SetSeed(c.seeds[i])
-		h.WriteString(id)
-		h.WriteByte(0)
-		h.Write(ts)
-		h.WriteByte(0)
-		h.WriteString(t.role)
-		h.WriteByte(0)
-		h.WriteString(t.kind)
-		h.WriteByte(0)
-		h.Write(num[:])
-		h.Write(match)
-		k[i] = h.Sum64()
-	}
-	return k
+// this id and timestamp, at offset start in that text. buf is scratch.
+func (c *copies) key(buf *[]byte, id string, ts []byte, t *text, n, start int, match []byte) matchKey {
+	b := append((*buf)[:0], id...)
+	b = append(append(b, 0), ts...)
+	b = append(append(b, 0), t.role...)
+	b = append(append(b, 0), t.kind...)
+	b = binary.LittleEndian.AppendUint64(append(b, 0), uint64(n))
+	b = binary.LittleEndian.AppendUint64(b, uint64(start))
+	b = append(b, match...)
+	*buf = b
+	return matchKey{maphash.Bytes(c.seeds[0], b), maphash.Bytes(c.seeds[1], b)}
+}
+
+// shares reports whether file holds any match another file holds.
+func (c *copies) shares(file int) bool {
+	return c.shared[file]
 }
 
 // add records that file holds the matches keys.
-func (c *copies) add(file int, header time.Time, keys map[matchKey]struct{}) {
+func (c *copies) add(file int, header time.Time, keys []matchKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.headers[file] = header
-	for k := range keys {
+	for _, k := range keys {
 		c.holders[k] = c.with(c.holders[k], int32(file))
 	}
 }
@@ -151,6 +146,7 @@ func (c *copies) finish() {
 		}
 	}
 	c.trans, c.setIDs = nil, nil
+	c.shared = make([]bool, len(c.files))
 	c.first = make([]int32, len(c.sets))
 	c.others = make([][]string, len(c.sets))
 	for s, set := range c.sets {
@@ -165,6 +161,7 @@ func (c *copies) finish() {
 		}
 		c.first[s] = first
 		for _, f := range set {
+			c.shared[f] = true
 			if f != first {
 				c.others[s] = append(c.others[s], c.files[f])
 			}
@@ -210,7 +207,7 @@ func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, w
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				s := &fileSearch{m: m, opts: &opts, name: files[i], copies: c, file: i, keys: map[matchKey]struct{}{}}
+				s := &fileSearch{m: m, opts: &opts, name: files[i], copies: c, file: i, pass1: true}
 				if _, err := s.search(ctx); err == nil {
 					c.add(i, s.headerTime, s.keys)
 				}

@@ -74,11 +74,13 @@ type fileSearch struct {
 	fields jsonl.Fields
 	buf    []byte
 
-	copies     *copies               // with Options.Copies: the first pass's findings, or its record
-	file       int                   // this file's place among the files searched
-	keys       map[matchKey]struct{} // the first pass: this file's match keys
-	headerTime time.Time             // the session header's timestamp
-	textN      int                   // the place of the text searched among its entry's
+	copies     *copies    // with Options.Copies: the first pass's findings, or its record
+	file       int        // this file's place among the files searched
+	pass1      bool       // the first pass, which records the keys
+	keys       []matchKey // the first pass: this file's match keys
+	headerTime time.Time  // the session header's timestamp
+	textN      int        // the place of the text searched among its entry's
+	keyBuf     []byte     // scratch for the match keys
 }
 
 // errStop ends a file's search early (its Limit is reached).
@@ -179,7 +181,7 @@ func (s *fileSearch) header(l jsonl.Line) error {
 	s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &f)
 	isHeader := jsonl.EntryTypeOf(f.Type) == jsonl.TypeSession
 	s.derive = isHeader && jsonl.SessionVersion(f.Version) == 1
-	if isHeader && s.keys != nil {
+	if isHeader && s.pass1 {
 		ts, _ := jsonl.DecodeString(f.Timestamp)
 		s.headerTime, _ = jsonl.ParseTimestamp(ts)
 	}
@@ -226,9 +228,9 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	s.m.each(s.buf, func(start, end int) bool {
 		var others []string
 		if s.copies != nil {
-			k := s.copies.key(s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.buf[start:end])
-			if s.keys != nil {
-				s.keys[k] = struct{}{}
+			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.buf[start:end])
+			if s.pass1 {
+				s.keys = append(s.keys, k)
 				return true
 			}
 			var hide bool

@@ -96,8 +96,8 @@ func (j *fileJob) run(ctx context.Context, m *Matcher, opts *Options) {
 			return ctx.Err()
 		}
 	}}
-	if i, ok := j.copies.place(j.name); !ok || i != j.file {
-		s.copies = nil // stdin, or a file given twice: not in the first pass
+	if i, ok := j.copies.place(j.name); !ok || i != j.file || !j.copies.shares(i) {
+		s.copies = nil // stdin, a file given twice (not in the first pass), or a file that shares no match
 	}
 	n, err := s.search(ctx)
 	select {
