@@ -157,3 +157,18 @@ printf '  ccusage %s = assistant messages once %s - %s timestamp:totalTokens col
 printf '  cost: pitool $%s, ccusage-pi $%s\n' \
 	"$(jq '.total.cost*10000|round/10000' "$bin/pitool.json")" \
 	"$(jq '[.daily[].totalCost] | add // 0 | .*10000|round/10000' "$bin/ccusage.json")"
+
+# pitool search on the same folder: a match in copied history once (the default), and in
+# every copy (--all-copies, as rg or grep count). The lines after the table: how many of
+# the default's matches name copies, and how many copies' matches they stand for.
+echo
+printf 'search -c: matches, whole folder\n  %-22s %12s %9s %9s %10s %10s\n' tool matches wall_s cpu_s MB/s_wall MB/s_cpu
+search_count() { { "$pitool" search -c "$@" "$sessions" || true; } | awk -F: '{s += $NF} END {print s+0}'; }
+for p in retry ERROR; do
+	i=
+	[ "$p" = ERROR ] && i=-i
+	timed "search $i $p" search_count $i "$p"
+	timed "  --all-copies" search_count --all-copies $i "$p"
+done
+"$pitool" search --json retry "$sessions" | jq -rs '
+	map(select(.copies)) | "  retry: \(length) matches name copies, standing for \(map(.copies | length) | add // 0) matches in copies"'
