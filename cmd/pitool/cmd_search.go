@@ -40,18 +40,18 @@ NAME keeps the calls of that tool and their results. Exits 1 when nothing
 matches, as grep does.
 
 Clones, forks and copies. Pi's /clone and /fork (and pitool clone and fork)
-copy a session's history into a new file with the entries' ids and
-timestamps, and a plain copy holds the same entries. A match is the same
-match when the same entry (id and timestamp) has the same text matched at
-the same place in another file. It is shown once, at its first holder (the
-session whose header is the earliest, then the first path), with
-"(also in N copies: FILE, …)" after it, and "copies":[FILE…] in --json;
-the copies do not show it. The matches of a fork's own new turns are shown
-as usual. -c counts, and -l lists, what is shown: a copy's -c leaves out the
-matches it shares with its first holder, and -l leaves out a copy whose
-every match is shared. --all-copies shows and counts every match in every
-file. Finding the copies reads the files twice (stdin, "-", once: its
-matches are all shown).
+copy a session's history into a new file with the entries' ids and timestamps,
+and a plain copy holds the same entries. A match is the same match when the
+same entry (id and timestamp) has the same text matched at the same place in
+another file. It is shown once, at its first holder (the session whose header
+is the earliest, then the first path), with "(also in N copies: FILE, …)"
+after it (five named, then how many more), and "copies":[FILE…] in --json; the
+copies do not show it. The matches of a fork's own new turns are shown as
+usual. -c counts, and -l lists, what is shown: a copy's -c leaves out the
+matches it shares with its first holder, and -l leaves out a copy whose every
+match is shared. --all-copies shows and counts every match in every file.
+Finding the copies reads the files twice (stdin, "-", once: its matches are
+all shown).
 
 ` + helpReadFailures,
 		Flags: append([]cli.Flag{
