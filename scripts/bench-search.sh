@@ -41,7 +41,9 @@ timed() {
 		'{ w = $1; c = $2 + $3; printf "  %-22s %12s %9.2f %9.2f %10.0f %10.0f\n", n, m, w, c, b/w/1e6, (c > 0 ? b/c/1e6 : 0) }' "$bin/time"
 }
 sum() { awk -F: '{s += $NF} END {print s+0}'; }
-pitool_count() { { "$bin/pitool" search -c "$@" "${files[@]}" || true; } | sum; }
+# --all-copies: every match in every file, as rg and jq count (and one pass; the default
+# also finds the matches clones, forks and copies share: scripts/bench-stats-ccusage.sh)
+pitool_count() { { "$bin/pitool" search -c --all-copies "$@" "${files[@]}" || true; } | sum; }
 rg_count() { { /usr/bin/rg --no-config --count-matches --with-filename "$@" -- "${files[@]}" || true; } | sum; }
 jq_count() { # jq_count FILTER ARG: occurrences in every decoded string value
 	jq -r --arg p "$2" "[.. | strings | $1 | length] | add // 0" "${files[@]}" 2>/dev/null | awk '{s += $1} END {print s+0}'

@@ -12,5 +12,8 @@
 // for the property.
 //
 // Run searches many files in parallel and hands each file's matches over in
-// the order the files were given.
+// the order the files were given. With Options.Copies, a match that clones,
+// forks and copies of a session share is handed over once, at the session
+// with the earliest header, naming the others; a first pass over the files
+// finds them (copies.go).
 package search

@@ -32,6 +32,10 @@ type Options struct {
 	CountOnly bool
 	// Stdin is what the file "-" reads (once: not with Active).
 	Stdin io.Reader
+	// Copies shows a match that clones, forks and copies of a session
+	// share once, at its first holder, naming the others (Match.Copies);
+	// the others neither show nor count it. See copies.go.
+	Copies bool
 }
 
 // Match is one match of the pattern in one text of an entry.
@@ -46,6 +50,9 @@ type Match struct {
 	Before    string `json:"before"` // the text before the match on its line, clipped
 	Text      string `json:"match"`  // the match, clipped in the middle when long
 	After     string `json:"after"`  // the text after the match on its line, clipped
+	// Copies are the other files that hold this match, the clones, forks
+	// and copies of its session (with Options.Copies).
+	Copies []string `json:"copies,omitempty"`
 }
 
 // SnippetRunes is how many characters of context a snippet keeps on each
@@ -66,6 +73,14 @@ type fileSearch struct {
 	reader jsonl.Reader
 	fields jsonl.Fields
 	buf    []byte
+
+	copies     *copies    // with Options.Copies: the first pass's findings, or its record
+	file       int        // this file's place among the files searched
+	pass1      bool       // the first pass, which records the keys
+	keys       []matchKey // the first pass: this file's match keys
+	headerTime time.Time  // the session header's timestamp
+	textN      int        // the place of the text searched among its entry's
+	keyBuf     []byte     // scratch for the match keys
 }
 
 // errStop ends a file's search early (its Limit is reached).
@@ -75,6 +90,12 @@ var errStop = errors.New("limit reached")
 // CountOnly), and returns how many it found.
 func searchFile(ctx context.Context, m *Matcher, opts *Options, name string, emit func(Match) error) (int, error) {
 	s := &fileSearch{m: m, opts: opts, name: name, emit: emit}
+	return s.search(ctx)
+}
+
+// search searches the file.
+func (s *fileSearch) search(ctx context.Context) (int, error) {
+	name, opts := s.name, s.opts
 	if opts.Active {
 		if err := s.loadActive(); err != nil {
 			return 0, err
@@ -143,8 +164,10 @@ func (s *fileSearch) line(l jsonl.Line) error {
 		return nil
 	}
 	var err error
+	s.textN = 0
 	entryTexts(l.Bytes, &s.fields, func(t text) bool {
 		err = s.text(l, t)
+		s.textN++
 		return err == nil
 	})
 	return err
@@ -158,6 +181,10 @@ func (s *fileSearch) header(l jsonl.Line) error {
 	s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &f)
 	isHeader := jsonl.EntryTypeOf(f.Type) == jsonl.TypeSession
 	s.derive = isHeader && jsonl.SessionVersion(f.Version) == 1
+	if isHeader && s.pass1 {
+		ts, _ := jsonl.DecodeString(f.Timestamp)
+		s.headerTime, _ = jsonl.ParseTimestamp(ts)
+	}
 	if s.opts.Cwd == "" {
 		return nil
 	}
@@ -199,9 +226,23 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	}
 	var err error
 	s.m.each(s.buf, func(start, end int) bool {
+		var others []string
+		if s.copies != nil {
+			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.buf[start:end])
+			if s.pass1 {
+				s.keys = append(s.keys, k)
+				return true
+			}
+			var hide bool
+			if hide, others = s.copies.lookup(s.file, k); hide {
+				return true
+			}
+		}
 		s.count++
 		if !s.opts.CountOnly {
-			err = s.emit(s.match(l, t, start, end))
+			mt := s.match(l, t, start, end)
+			mt.Copies = others
+			err = s.emit(mt)
 		}
 		if err == nil && s.opts.Limit > 0 && s.count >= s.opts.Limit {
 			err = errStop
@@ -213,15 +254,21 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 
 // match builds the Match of s.buf[start:end].
 func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
-	id, _ := jsonl.DecodeString(s.fields.ID)
-	if s.derive || s.fields.ID == nil {
-		id = s.derivedID(l.Num)
-	}
+	id := s.entryID(l)
 	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
 	lineStart := lastIndexByte(s.buf[:start], '\n') + 1
 	lineEnd := end + indexByteOr(s.buf[end:], '\n', len(s.buf)-end)
 	return Match{File: s.name, Line: l.Num, ID: id, Role: t.role, Kind: t.kind, Tool: t.tool, Timestamp: ts,
 		Before: clipLeft(s.buf[lineStart:start]), Text: clipMiddle(s.buf[start:end]), After: clipRight(s.buf[end:lineEnd])}
+}
+
+// entryID is the id of the entry read, derived when it has none.
+func (s *fileSearch) entryID(l jsonl.Line) string {
+	if s.derive || s.fields.ID == nil {
+		return s.derivedID(l.Num)
+	}
+	id, _ := jsonl.DecodeString(s.fields.ID)
+	return id
 }
 
 // derivedID is the id the index gives an entry of a v1 session, or one

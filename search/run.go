@@ -28,6 +28,8 @@ const queued = 256
 // through results, which is closed at the end.
 type fileJob struct {
 	name    string
+	file    int      // its place in the files
+	copies  *copies  // the first pass's findings, with Options.Copies
 	results chan any // Match, then one FileResult
 }
 
@@ -42,12 +44,19 @@ func Run(ctx context.Context, m *Matcher, opts Options, files []string, workers 
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var c *copies
+	if opts.Copies && len(files) > 1 {
+		c = scanCopies(ctx, m, opts, files, workers)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
 	jobs := make(chan *fileJob)
 	order := make(chan *fileJob, workers)
 	go func() {
 		defer close(order)
-		for _, f := range files {
-			j := &fileJob{name: f, results: make(chan any, queued)}
+		for i, f := range files {
+			j := &fileJob{name: f, file: i, copies: c, results: make(chan any, queued)}
 			select {
 			case order <- j:
 			case <-ctx.Done():
@@ -79,14 +88,18 @@ func Run(ctx context.Context, m *Matcher, opts Options, files []string, workers 
 // run searches the job's file, sending its matches and then its result.
 func (j *fileJob) run(ctx context.Context, m *Matcher, opts *Options) {
 	defer close(j.results)
-	n, err := searchFile(ctx, m, opts, j.name, func(mt Match) error {
+	s := &fileSearch{m: m, opts: opts, name: j.name, copies: j.copies, file: j.file, emit: func(mt Match) error {
 		select {
 		case j.results <- mt:
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-	})
+	}}
+	if i, ok := j.copies.place(j.name); !ok || i != j.file || !j.copies.shares(i) {
+		s.copies = nil // stdin, a file given twice (not in the first pass), or a file that shares no match
+	}
+	n, err := s.search(ctx)
 	select {
 	case j.results <- FileResult{File: j.name, Count: n, Err: err}:
 	case <-ctx.Done():

@@ -30,13 +30,28 @@ Each match prints FILE:LINE:ID ROLE[ KIND][(TOOL)]: and the line of text
 around it, the match coloured on a terminal (NO_COLOR or --color never turns
 that off). ID works with --leaf and --at of the other commands. -l prints the
 files with a match, -c the number of matches of each, --json one object per
-match {file, line, id, role, kind, tool, timestamp, before, match, after}.
+match {file, line, id, role, kind, tool, timestamp, before, match, after,
+copies}.
 
 The pattern is a literal unless -e makes it a Go (RE2) regexp; -i ignores
 case. --role takes user, assistant, toolResult, bashExecution, custom,
 branchSummary or compactionSummary (repeat it or join with commas); --tool
 NAME keeps the calls of that tool and their results. Exits 1 when nothing
 matches, as grep does.
+
+Clones, forks and copies. Pi's /clone and /fork (and pitool clone and fork)
+copy a session's history into a new file with the entries' ids and timestamps,
+and a plain copy holds the same entries. A match is the same match when the
+same entry (id and timestamp) has the same text matched at the same place in
+another file. It is shown once, at its first holder (the session whose header
+is the earliest, then the first path), with "(also in N copies: FILE, …)"
+after it (five named, then how many more), and "copies":[FILE…] in --json; the
+copies do not show it. The matches of a fork's own new turns are shown as
+usual. -c counts, and -l lists, what is shown: a copy's -c leaves out the
+matches it shares with its first holder, and -l leaves out a copy whose every
+match is shared. --all-copies shows and counts every match in every file.
+Finding the copies reads the files twice (stdin, "-", once: its matches are
+all shown).
 
 ` + helpReadFailures,
 		Flags: append([]cli.Flag{
@@ -49,6 +64,7 @@ matches, as grep does.
 			&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the files with a match"},
 			&cli.BoolFlag{Name: "count", Aliases: []string{"c"}, Usage: "print the number of matches of each file"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per match"},
+			&cli.BoolFlag{Name: "all-copies", Usage: "show a match in every clone, fork and copy of its session, not once"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto, always, never"},
 		}, timeFlags...),
 		Action: func(c *cli.Context) error { return runSearch(c, e) },
@@ -129,6 +145,7 @@ func searchOptions(c *cli.Context) (search.Options, error) {
 	}
 	o.CountOnly = c.Bool("count") || c.Bool("files-with-matches")
 	o.Stdin = c.App.Reader
+	o.Copies = !c.Bool("all-copies")
 	if o.Active && contains(c.Args().Tail(), jsonl.StdinName) {
 		return o, usagef("--branch active reads a file twice and stdin (-) once: save it to a file first")
 	}
@@ -172,10 +189,42 @@ func (o *searchOutput) Match(m search.Match) error {
 	if o.json {
 		return o.jsonLine(m)
 	}
-	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s\n", o.paint(colorFile, m.File), o.paint(colorLine, fmt.Sprint(m.Line)), m.ID,
-		matchLabel(m), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After))
+	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s%s\n", o.paint(colorFile, m.File), o.paint(colorLine, fmt.Sprint(m.Line)), m.ID,
+		matchLabel(m), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After), copiesNote(m.Copies))
 	return nil
 }
+
+// copiesNote names the other files that hold a match: at most
+// copiesNamed of them, then how many more.
+func copiesNote(copies []string) string {
+	if len(copies) == 0 {
+		return ""
+	}
+	noun := "copies"
+	if len(copies) == 1 {
+		noun = "copy"
+	}
+	named := copies
+	if len(named) > copiesNamed {
+		named = named[:copiesNamed]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "  (also in %d %s: ", len(copies), noun)
+	for i, f := range named {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(printable(f))
+	}
+	if n := len(copies) - len(named); n > 0 {
+		fmt.Fprintf(&b, " and %d more", n)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// copiesNamed is how many copies a match's line names (--json names all).
+const copiesNamed = 5
 
 // FileDone prints the file's line for -l and -c, and warns of a file that
 // could not be searched.

@@ -1,0 +1,139 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// collect is an Output that keeps what it is given.
+type collect struct {
+	matches []Match
+	results []FileResult
+}
+
+func (c *collect) Match(m Match) error         { c.matches = append(c.matches, m); return nil }
+func (c *collect) FileDone(r FileResult) error { c.results = append(c.results, r); return nil }
+
+func header(id, ts, parent string) string {
+	h := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":%q,"cwd":"/p"`, id, ts)
+	if parent != "" {
+		h += fmt.Sprintf(`,"parentSession":%q`, parent)
+	}
+	return h + "}"
+}
+
+func userLine(id, parent, ts, text string) string {
+	return fmt.Sprintf(`{"type":"message","id":%q,"parentId":%s,"timestamp":%q,"message":{"role":"user","content":%s,"timestamp":1}}`,
+		id, parent, ts, text)
+}
+
+// copiesFolder writes a session, two clones, a fork with a new turn and a
+// plain copy. The second clone writes "needle" as "n\u0065edle": the same
+// decoded text, the same match.
+func copiesFolder(t *testing.T) []string {
+	dir := t.TempDir()
+	u1 := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle and a needle"`)
+	u1esc := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a n\u0065edle and a needle"`)
+	u2 := userLine("u2", `"u1"`, "2026-01-10T09:00:02.000Z", `"needle again"`)
+	u9 := userLine("u9", `"u1"`, "2026-01-11T09:00:01.000Z", `"the fork's own needle"`)
+	files := map[string][]string{
+		"clone1.jsonl": {header("c1", "2026-02-01T00:00:00.000Z", "s.jsonl"), u1, u2},
+		"clone2.jsonl": {header("c2", "2026-02-02T00:00:00.000Z", "s.jsonl"), u1esc, u2},
+		"fork.jsonl":   {header("f1", "2026-01-11T09:00:00.000Z", "s.jsonl"), u1, u9},
+		"s.jsonl":      {header("s1", "2026-01-10T09:00:00.000Z", ""), u1, u2},
+		"x-copy.jsonl": {header("s1", "2026-01-10T09:00:00.000Z", ""), u1, u2},
+	}
+	var names []string
+	for _, n := range []string{"clone1.jsonl", "clone2.jsonl", "fork.jsonl", "s.jsonl", "x-copy.jsonl"} {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte(strings.Join(files[n], "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	return names
+}
+
+func runCollect(t *testing.T, pattern string, opts Options, files []string, workers int) *collect {
+	t.Helper()
+	m, err := Compile(pattern, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c collect
+	if err := Run(context.Background(), m, opts, files, workers, &c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+func TestCopiesShownOnce(t *testing.T) {
+	files := copiesFolder(t)
+	base := func(p string) string { return filepath.Base(p) }
+	for _, workers := range []int{1, 4} {
+		c := runCollect(t, "needle", Options{Copies: true}, files, workers)
+		var got []string
+		for _, m := range c.matches {
+			var copies []string
+			for _, f := range m.Copies {
+				copies = append(copies, base(f))
+			}
+			got = append(got, fmt.Sprintf("%s:%s:%s+%d %v", base(m.File), m.ID, m.Before, len(m.Text), copies))
+		}
+		want := []string{
+			"fork.jsonl:u9:the fork's own +6 []",
+			"s.jsonl:u1:a +6 [clone1.jsonl clone2.jsonl fork.jsonl x-copy.jsonl]",
+			"s.jsonl:u1:a needle and a +6 [clone1.jsonl clone2.jsonl fork.jsonl x-copy.jsonl]",
+			"s.jsonl:u2:+6 [clone1.jsonl clone2.jsonl x-copy.jsonl]",
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("workers %d: got\n%s\nwant\n%s", workers, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		var counts []int
+		for _, r := range c.results {
+			counts = append(counts, r.Count)
+		}
+		if want := []int{0, 0, 1, 3, 0}; !reflect.DeepEqual(counts, want) {
+			t.Errorf("workers %d: counts %v, want %v", workers, counts, want)
+		}
+	}
+}
+
+// TestCopiesLimit: -l's limit counts only what is shown, so the fork,
+// whose first match is a copy's, is still listed for its own turn.
+func TestCopiesLimit(t *testing.T) {
+	files := copiesFolder(t)
+	c := runCollect(t, "needle", Options{Copies: true, Limit: 1, CountOnly: true}, files, 2)
+	var counts []int
+	for _, r := range c.results {
+		counts = append(counts, r.Count)
+	}
+	if want := []int{0, 0, 1, 1, 0}; !reflect.DeepEqual(counts, want) {
+		t.Errorf("counts %v, want %v", counts, want)
+	}
+}
+
+// TestAllCopiesAsBefore: without Options.Copies a folder's search is each
+// file's search, one after the other, as before copies were known.
+func TestAllCopiesAsBefore(t *testing.T) {
+	files := copiesFolder(t)
+	all := runCollect(t, "needle", Options{}, files, 3)
+	var each collect
+	for _, f := range files {
+		// one file alone has no copies, with or without Options.Copies
+		c := runCollect(t, "needle", Options{Copies: true}, []string{f}, 1)
+		each.matches = append(each.matches, c.matches...)
+		each.results = append(each.results, c.results...)
+	}
+	if !reflect.DeepEqual(all, &each) {
+		t.Errorf("all copies:\n%+v\neach file:\n%+v", all, &each)
+	}
+	if len(all.matches) != 15 {
+		t.Errorf("%d matches, want 15", len(all.matches))
+	}
+}
