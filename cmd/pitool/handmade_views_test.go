@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pitool/pitool/internal/testref"
+)
+
+// handmadeViews are hand-written sessions of testdata/handmade, each with the
+// views whose output it shows differing once from Pi's (issue 26), compared
+// with pi-ref's goldens exactly: numbers by their digits, keys present or not.
+var handmadeViews = []struct {
+	file  string
+	views []string
+}{
+	{"thinking-no-level.jsonl", []string{"context"}}, // a thinking_level_change without thinkingLevel: no key in the context
+}
+
+// TestHandmadeViewsMatchPi compares every view of handmadeViews with pi-ref.
+func TestHandmadeViewsMatchPi(t *testing.T) {
+	for _, c := range handmadeViews {
+		path := filepath.Join(testref.RepoRoot(), "testdata", "handmade", c.file)
+		base := "handmade-" + strings.TrimSuffix(c.file, ".jsonl")
+		for _, view := range c.views {
+			t.Run(base+"/"+view, func(t *testing.T) {
+				want := testref.Golden(t, golden(base+"."+view+".json"), view, path)
+				var got []byte
+				switch view {
+				case "context", "llm", "provider":
+					got = pitoolOut(t, "context", "--view", view, path)
+				case "tokens":
+					got = pitoolOut(t, "tokens", path)
+				case "tree", "info":
+					got = pitoolOut(t, view, "--json", path)
+				case "clone":
+					got = cloneAsPiRef(t, path)
+				default:
+					t.Fatalf("no view %s", view)
+				}
+				assertSameJSON(t, view, got, want)
+			})
+		}
+	}
+}
+
+// cloneAsPiRef clones path with pitool, in a temporary folder, and returns
+// its lines as pi-ref clone prints them: one JSON array.
+func cloneAsPiRef(t *testing.T, path string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "clone.jsonl")
+	pitoolOut(t, "clone", "-o", out, path)
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(append([]byte("["), bytes.Join(bytes.Split(bytes.TrimSpace(b), []byte("\n")), []byte(","))...), ']')
+}
+
+// assertSameJSON compares two documents as JSON, numbers by their digits.
+// An info row is compared on the fields Pi's /resume row shares with it; a
+// clone's fresh parts (the header's id, time and parent, label ids) are
+// blanked, and so is the header's cwd when it is the test's own folder.
+func assertSameJSON(t *testing.T, view string, got, want []byte) {
+	t.Helper()
+	g, w := exactJSON(t, got), exactJSON(t, want)
+	switch view {
+	case "info":
+		g, w = infoFields(g), infoFields(w)
+	case "clone":
+		g, w = freshBlanked(g), freshBlanked(w)
+	}
+	if !reflect.DeepEqual(g, w) {
+		gj, _ := json.Marshal(g)
+		wj, _ := json.Marshal(w)
+		t.Errorf("%s differs from pi-ref:\n got  %.1500s\n want %.1500s", view, gj, wj)
+	}
+}
+
+func exactJSON(t *testing.T, b []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("%v: %.300s", err, b)
+	}
+	return v
+}
+
+func infoFields(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := map[string]any{}
+	for _, k := range []string{"id", "cwd", "name", "parentSessionPath", "created", "modified", "firstMessage", "messageCount"} {
+		if x, ok := m[k]; ok {
+			out[k] = x
+		}
+	}
+	return out
+}
+
+func freshBlanked(v any) any {
+	lines, _ := v.([]any)
+	labels := map[any]string{}
+	for i, l := range lines {
+		m, _ := l.(map[string]any)
+		if i == 0 {
+			for _, k := range []string{"id", "timestamp", "parentSession"} {
+				if _, ok := m[k]; ok {
+					m[k] = "-"
+				}
+			}
+			continue
+		}
+		if m["type"] == "label" {
+			labels[m["id"]] = fmt.Sprintf("label-%d", len(labels))
+			m["id"] = labels[m["id"]]
+		}
+		if p, ok := labels[m["parentId"]]; ok {
+			m["parentId"] = p
+		}
+	}
+	return v
+}
