@@ -148,7 +148,8 @@ func rechain(e *jsonl.Entry, parent jsonl.RawMessage, replacement map[string]str
 
 // labelState is one live entry of Pi's labelsById map.
 type labelState struct {
-	target, label, timestamp string
+	target, label string
+	timestamp     jsonl.RawMessage // the label entry's raw "timestamp", nil when it has none
 }
 
 // labelOrder replays every label entry of the file in order, as Pi's
@@ -172,13 +173,23 @@ func labelOrder(ix *jsonl.Index) ([]labelState, error) {
 			order[p].target = ""
 			delete(pos, target)
 		case label != "" && live:
-			order[p].label, order[p].timestamp = label, e.Timestamp()
+			order[p].label, order[p].timestamp = label, rawTimestamp(e)
 		case label != "":
 			pos[target] = len(order)
-			order = append(order, labelState{target, label, e.Timestamp()})
+			order = append(order, labelState{target, label, rawTimestamp(e)})
 		}
 	}
 	return order, nil
+}
+
+// rawTimestamp returns a copy of the entry's "timestamp" value as it is: Pi
+// writes a label's timestamp back unchanged, and leaves it out when the
+// label had none (undefined).
+func rawTimestamp(e *jsonl.Entry) jsonl.RawMessage {
+	if raw := e.Obj.Get("timestamp"); raw != nil {
+		return append(jsonl.RawMessage(nil), raw...)
+	}
+	return nil
 }
 
 func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, error) {
@@ -194,8 +205,11 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
 		o := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeLabel.String()), "id", jsonl.QuoteString(id), "parentId", parent,
-			"timestamp", jsonl.QuoteString(l.timestamp), jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
-		if err := out.WriteLine(o.AppendJSON(nil)); err != nil {
+			"timestamp", l.timestamp, jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
+		if l.timestamp == nil {
+			o.Delete("timestamp")
+		}
+		if err := out.WriteLine(jsonl.Canonical(o.AppendJSON(nil))); err != nil {
 			return n, err
 		}
 		parent = jsonl.QuoteString(id)

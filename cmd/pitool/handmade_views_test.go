@@ -21,6 +21,7 @@ var handmadeViews = []struct {
 	views []string
 }{
 	{"thinking-no-level.jsonl", []string{"context"}}, // a thinking_level_change without thinkingLevel: no key in the context
+	{"label-no-timestamp.jsonl", []string{"clone"}},  // a label without a timestamp: the clone's label has none either
 }
 
 // TestHandmadeViewsMatchPi compares every view of handmadeViews with pi-ref.
