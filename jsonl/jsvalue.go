@@ -67,11 +67,18 @@ func StringifiedLen(raw []byte) int {
 }
 
 // JSTimeMillis converts an entry timestamp as new Date(ts).getTime() does: an
-// ISO string gives epoch milliseconds, a number is taken as is, and anything
-// else gives NaN, which JSON writes as null.
+// ISO string gives epoch milliseconds, a number is taken as is, null and
+// false give 0 and true 1 (Date takes their number), and anything else
+// (absent, an array, an object) gives NaN, which JSON writes as null.
 func JSTimeMillis(raw RawMessage) RawMessage {
 	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
 		return raw
+	}
+	switch string(raw) {
+	case "null", "false":
+		return RawMessage("0")
+	case "true":
+		return RawMessage("1")
 	}
 	s, ok := DecodeString(raw)
 	if !ok {

@@ -22,6 +22,7 @@ var handmadeViews = []struct {
 }{
 	{"thinking-no-level.jsonl", []string{"context"}}, // a thinking_level_change without thinkingLevel: no key in the context
 	{"label-no-timestamp.jsonl", []string{"clone"}},  // a label without a timestamp: the clone's label has none either
+	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}}, // entry timestamps null, false, true: new Date gives 0, 0, 1
 }
 
 // TestHandmadeViewsMatchPi compares every view of handmadeViews with pi-ref.
