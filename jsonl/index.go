@@ -257,10 +257,23 @@ func (ix *Index) noteHeader(f *lineFacts) {
 	}
 	ix.HasHeader, ix.HeaderLine = true, l.Num
 	ix.Version = SessionVersion(f.version)
-	var h Header
-	if Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
-		ix.Header = h
+	ix.Header = readHeader(l.Bytes) // safe: the skimmer validated the line
+}
+
+// readHeader reads a header line's members. Its version is left out (read
+// from the raw value by SessionVersion), so that a "version" of another type
+// ("3", which Pi reads as 3) does not cost the id, cwd and time, which Pi
+// reads all the same; a header that does not decode is zero.
+func readHeader(line []byte) Header {
+	var h struct {
+		Header
+		Version any `json:"version"`
 	}
+	if Unmarshal(line, &h) != nil {
+		return Header{}
+	}
+	h.Header.Version = 0
+	return h.Header
 }
 
 // addNode adds an entry; pos is its position among the lines JSON.parse

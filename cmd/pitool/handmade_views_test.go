@@ -20,8 +20,9 @@ var handmadeViews = []struct {
 	file  string
 	views []string
 }{
-	{"thinking-no-level.jsonl", []string{"context"}}, // a thinking_level_change without thinkingLevel: no key in the context
-	{"label-no-timestamp.jsonl", []string{"clone"}},  // a label without a timestamp: the clone's label has none either
+	{"thinking-no-level.jsonl", []string{"context"}},                           // a thinking_level_change without thinkingLevel: no key in the context
+	{"label-no-timestamp.jsonl", []string{"clone"}},                            // a label without a timestamp: the clone's label has none either
+	{"string-version.jsonl", []string{"info", "clone"}},                        // "version":"3": Pi reads the header's id, cwd and time
 	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}}, // entry timestamps null, false, true: new Date gives 0, 0, 1
 }
 
@@ -68,7 +69,7 @@ func cloneAsPiRef(t *testing.T, path string) []byte {
 // assertSameJSON compares two documents as JSON, numbers by their digits.
 // An info row is compared on the fields Pi's /resume row shares with it; a
 // clone's fresh parts (the header's id, time and parent, label ids) are
-// blanked, and so is the header's cwd when it is the test's own folder.
+// blanked.
 func assertSameJSON(t *testing.T, view string, got, want []byte) {
 	t.Helper()
 	g, w := exactJSON(t, got), exactJSON(t, want)
