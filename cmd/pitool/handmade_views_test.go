@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -133,4 +134,28 @@ func freshBlanked(v any) any {
 		}
 	}
 	return v
+}
+
+// TestInfoUnlistedAsPi: Pi's listing drops a session whose user message has
+// a null content (pi-ref info prints null), and pitool info refuses it: an
+// error, exit 2, for a file named; a warning, and no row, in a folder.
+func TestInfoUnlistedAsPi(t *testing.T) {
+	path := filepath.Join(testref.RepoRoot(), "testdata", "handmade", "null-user-content.jsonl")
+	if want := testref.Golden(t, golden("handmade-null-user-content.info.json"), "info", path); string(bytes.TrimSpace(want)) != "null" {
+		t.Fatalf("pi-ref info lists the file: %s", want)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"pitool", "info", "--json", path}, nil, &stdout, &stderr); code != 2 || stdout.Len() > 0 ||
+		!strings.Contains(stderr.String(), "so Pi does not list it") {
+		t.Errorf("info of the file: exit %d, stdout %q, stderr %q; want exit 2 and the reason", code, stdout.String(), stderr.String())
+	}
+	dir := t.TempDir()
+	b, _ := os.ReadFile(path)
+	os.WriteFile(filepath.Join(dir, "s.jsonl"), b, 0o644)
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(context.Background(), []string{"pitool", "info", "--json", dir}, nil, &stdout, &stderr); code != 0 || stdout.Len() > 0 ||
+		!strings.Contains(stderr.String(), "skipped") {
+		t.Errorf("info of its folder: exit %d, stdout %q, stderr %q; want exit 0, a warning", code, stdout.String(), stderr.String())
+	}
 }
