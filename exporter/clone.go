@@ -149,6 +149,7 @@ func rechain(e *jsonl.Entry, parent jsonl.RawMessage, replacement map[string]str
 // labelState is one live entry of Pi's labelsById map.
 type labelState struct {
 	target, label string
+	rawLabel      jsonl.RawMessage // the label as written, which may hold a lone surrogate that label cannot
 	timestamp     jsonl.RawMessage // the label entry's raw "timestamp", nil when it has none
 }
 
@@ -173,20 +174,20 @@ func labelOrder(ix *jsonl.Index) ([]labelState, error) {
 			order[p].target = ""
 			delete(pos, target)
 		case label != "" && live:
-			order[p].label, order[p].timestamp = label, rawTimestamp(e)
+			order[p].label, order[p].rawLabel, order[p].timestamp = label, rawValue(e, "label"), rawValue(e, "timestamp")
 		case label != "":
 			pos[target] = len(order)
-			order = append(order, labelState{target, label, rawTimestamp(e)})
+			order = append(order, labelState{target, label, rawValue(e, "label"), rawValue(e, "timestamp")})
 		}
 	}
 	return order, nil
 }
 
-// rawTimestamp returns a copy of the entry's "timestamp" value as it is: Pi
-// writes a label's timestamp back unchanged, and leaves it out when the
-// label had none (undefined).
-func rawTimestamp(e *jsonl.Entry) jsonl.RawMessage {
-	if raw := e.Obj.Get("timestamp"); raw != nil {
+// rawValue returns a copy of the entry's value of key as it is: Pi writes a
+// label's text and timestamp back unchanged (a lone surrogate included), and
+// leaves the timestamp out when the label had none (undefined).
+func rawValue(e *jsonl.Entry, key string) jsonl.RawMessage {
+	if raw := e.Obj.Get(key); raw != nil {
 		return append(jsonl.RawMessage(nil), raw...)
 	}
 	return nil
@@ -205,7 +206,7 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
 		o := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeLabel.String()), "id", jsonl.QuoteString(id), "parentId", parent,
-			"timestamp", l.timestamp, jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
+			"timestamp", l.timestamp, jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", l.rawLabel)
 		if l.timestamp == nil {
 			o.Delete("timestamp")
 		}

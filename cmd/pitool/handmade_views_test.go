@@ -8,8 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/pitool/pitool/internal/testref"
 )
@@ -21,10 +26,11 @@ var handmadeViews = []struct {
 	file  string
 	views []string
 }{
-	{"thinking-no-level.jsonl", []string{"context"}},                           // a thinking_level_change without thinkingLevel: no key in the context
-	{"label-no-timestamp.jsonl", []string{"clone"}},                            // a label without a timestamp: the clone's label has none either
-	{"string-version.jsonl", []string{"info", "clone"}},                        // "version":"3": Pi reads the header's id, cwd and time
-	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}}, // entry timestamps null, false, true: new Date gives 0, 0, 1
+	{"thinking-no-level.jsonl", []string{"context"}},                                    // a thinking_level_change without thinkingLevel: no key in the context
+	{"label-no-timestamp.jsonl", []string{"clone"}},                                     // a label without a timestamp: the clone's label has none either
+	{"string-version.jsonl", []string{"info", "clone"}},                                 // "version":"3": Pi reads the header's id, cwd and time
+	{"lone-surrogate.jsonl", []string{"context", "llm", "provider", "tokens", "clone"}}, // \ud800 alone: JSON.stringify writes the escape back
+	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}},          // entry timestamps null, false, true: new Date gives 0, 0, 1
 }
 
 // TestHandmadeViewsMatchPi compares every view of handmadeViews with pi-ref.
@@ -80,12 +86,56 @@ func assertSameJSON(t *testing.T, view string, got, want []byte) {
 	case "clone":
 		g, w = freshBlanked(g), freshBlanked(w)
 	}
+	// encoding/json reads a lone surrogate as U+FFFD: compare the strings
+	// that hold one as JSON.parse reads them.
+	if gs, ws := loneSurrogateStrings(got), loneSurrogateStrings(want); !reflect.DeepEqual(gs, ws) {
+		t.Errorf("%s: strings with a lone surrogate %q, pi-ref has %q", view, gs, ws)
+	}
 	if !reflect.DeepEqual(g, w) {
 		gj, _ := json.Marshal(g)
 		wj, _ := json.Marshal(w)
 		t.Errorf("%s differs from pi-ref:\n got  %.1500s\n want %.1500s", view, gj, wj)
 	}
 }
+
+// loneSurrogateStrings returns, sorted, the strings of a JSON document that
+// hold a lone surrogate, as UTF-16 code units written in hexadecimal.
+func loneSurrogateStrings(doc []byte) []string {
+	var out []string
+	for _, lit := range stringLiteral.FindAll(doc, -1) {
+		var units []uint16
+		for rest := string(lit[1 : len(lit)-1]); rest != ""; {
+			if m := unicodeEscape.FindString(rest); m != "" {
+				u, _ := strconv.ParseUint(m[2:], 16, 16)
+				units, rest = append(units, uint16(u)), rest[6:]
+				continue
+			}
+			if rest[0] == '\\' {
+				units, rest = append(units, uint16(rest[1])), rest[2:]
+				continue
+			}
+			r, n := utf8.DecodeRuneInString(rest)
+			units, rest = append(units, utf16.Encode([]rune{r})...), rest[n:]
+		}
+		for k, u := range units {
+			high := u >= 0xD800 && u < 0xDC00
+			low := u >= 0xDC00 && u < 0xE000
+			paired := (high && k+1 < len(units) && units[k+1] >= 0xDC00 && units[k+1] < 0xE000) ||
+				(low && k > 0 && units[k-1] >= 0xD800 && units[k-1] < 0xDC00)
+			if (high || low) && !paired {
+				out = append(out, fmt.Sprintf("%04x", units))
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+var (
+	stringLiteral = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	unicodeEscape = regexp.MustCompile(`^\\u[0-9a-fA-F]{4}`)
+)
 
 func exactJSON(t *testing.T, b []byte) any {
 	t.Helper()
