@@ -124,13 +124,14 @@ func appendStringBody(out, body []byte) []byte {
 	return append(out, enc[1:len(enc)-1]...)
 }
 
-// StringifiedLen returns JSON.stringify(value).length for a raw JSON value; an
+// StringifiedLen returns JSON.stringify(value).length for a raw JSON value
+// (numbers as JSON.parse reads them, JSNumbers); an
 // absent value stringifies to undefined, whose length Pi never takes, so 0.
 func StringifiedLen(raw []byte) int {
 	if len(raw) == 0 {
 		return 0
 	}
-	return UTF16Len(string(Canonical(raw)))
+	return UTF16Len(string(JSNumbers(Canonical(raw))))
 }
 
 // JSTimeMillis converts an entry timestamp as new Date(ts).getTime() does: an

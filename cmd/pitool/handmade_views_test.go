@@ -30,6 +30,7 @@ var handmadeViews = []struct {
 	{"label-no-timestamp.jsonl", []string{"clone"}},                                     // a label without a timestamp: the clone's label has none either
 	{"string-version.jsonl", []string{"info", "clone"}},                                 // "version":"3": Pi reads the header's id, cwd and time
 	{"lone-surrogate.jsonl", []string{"context", "llm", "provider", "tokens", "clone"}}, // \ud800 alone: JSON.stringify writes the escape back
+	{"big-integers.jsonl", []string{"context", "llm", "provider", "tokens"}},            // integers past 2^53, 1.0, 1E400: sent as JSON.stringify writes the doubles
 	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}},          // entry timestamps null, false, true: new Date gives 0, 0, 1
 }
 
@@ -207,5 +208,19 @@ func TestInfoUnlistedAsPi(t *testing.T) {
 	if code := run(context.Background(), []string{"pitool", "info", "--json", dir}, nil, &stdout, &stderr); code != 0 || stdout.Len() > 0 ||
 		!strings.Contains(stderr.String(), "skipped") {
 		t.Errorf("info of its folder: exit %d, stdout %q, stderr %q; want exit 0, a warning", code, stdout.String(), stderr.String())
+	}
+}
+
+// TestCloneKeepsDigits: a clone keeps a number's digits as the file has them
+// (9223372036854775808), where Pi's clone writes its rounded double
+// (9223372036854776000): the one departure of issue 26, since Pi loses the
+// digits, and reads either back as the same double.
+func TestCloneKeepsDigits(t *testing.T) {
+	path := filepath.Join(testref.RepoRoot(), "testdata", "handmade", "big-integers.jsonl")
+	got := cloneAsPiRef(t, path)
+	for _, n := range []string{"9223372036854775808", "12345678901234567890", "1.00000000000000000001", "1E400", "18446744073709551616"} {
+		if !bytes.Contains(got, []byte(n)) {
+			t.Errorf("the clone lost %s: %s", n, got)
+		}
 	}
 }
