@@ -125,7 +125,7 @@ func writeBranch(out *jsonl.Writer, ix *jsonl.Index, path []int) (keptPath, erro
 		if err := out.WriteLine(rechain(e, parent, replacement)); err != nil {
 			return kept, err
 		}
-		parent = jsonl.QuoteString(e.ID)
+		parent = jsonl.IDValue(e.ID) // a number stays one, as Pi writes it
 		kept.order = append(kept.order, e.ID)
 		kept.ids[e.ID] = true
 	}
@@ -196,7 +196,7 @@ func rawValue(e *jsonl.Entry, key string) jsonl.RawMessage {
 func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, error) {
 	parent := jsonl.RawMessage("null")
 	if len(kept.order) > 0 {
-		parent = jsonl.QuoteString(kept.order[len(kept.order)-1])
+		parent = jsonl.IDValue(kept.order[len(kept.order)-1])
 	}
 	n := 0
 	for _, l := range labels {
