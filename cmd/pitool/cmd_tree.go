@@ -62,7 +62,7 @@ type treeJSONRow struct {
 	ParentID json.RawMessage `json:"parentId,omitempty"` // absent when the entry has none, as JSON.stringify leaves undefined out
 	Type     string          `json:"type"`
 	Depth    int             `json:"depth"`
-	Label    *string         `json:"label"`
+	Label    json.RawMessage `json:"label"` // null when the entry has none
 	Children []string        `json:"children"`
 }
 
@@ -106,10 +106,12 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 		return treeJSONRow{}, err
 	}
 	row := treeJSONRow{ID: e.ID, ParentID: e.Obj.Get("parentId"), Type: e.TypeName(), Depth: r.Depth, Children: []string{}}
-	if label, err := ix.LabelText(r.Entry); err != nil {
-		return row, err
-	} else if label != "" {
-		row.Label = &label
+	if l, ok := ix.Label(r.Entry); ok {
+		le, err := ix.Decode(l)
+		if err != nil {
+			return row, err
+		}
+		row.Label = json.RawMessage(jsonl.Canonical(le.Obj.Get("label"))) // as written: a lone surrogate stays one
 	}
 	for _, c := range r.Children {
 		row.Children = append(row.Children, ix.ID(int(c)))

@@ -26,15 +26,15 @@ var handmadeViews = []struct {
 	file  string
 	views []string
 }{
-	{"thinking-no-level.jsonl", []string{"context"}},                                         // a thinking_level_change without thinkingLevel: no key in the context
-	{"label-no-timestamp.jsonl", []string{"clone"}},                                          // a label without a timestamp: the clone's label has none either
-	{"string-version.jsonl", []string{"info", "clone"}},                                      // "version":"3": Pi reads the header's id, cwd and time
-	{"lone-surrogate.jsonl", []string{"context", "llm", "provider", "tokens", "clone"}},      // \ud800 alone: JSON.stringify writes the escape back
-	{"big-integers.jsonl", []string{"context", "llm", "provider", "tokens"}},                 // integers past 2^53, 1.0, 1E400: sent as JSON.stringify writes the doubles
-	{"idless.jsonl", []string{"tree", "context", "llm", "provider", "tokens"}},               // entries without "id": Pi's Map key undefined, one node placed once per entry
-	{"no-parent-key.jsonl", []string{"tree"}},                                                // an entry with no "parentId" key: its row has none either
-	{"numeric-ids.jsonl", []string{"tree", "context", "llm", "provider", "tokens", "clone"}}, // "id":123 and "parentId":123: Pi keys its Map by the number
-	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}},               // entry timestamps null, false, true: new Date gives 0, 0, 1
+	{"thinking-no-level.jsonl", []string{"context"}},                                            // a thinking_level_change without thinkingLevel: no key in the context
+	{"label-no-timestamp.jsonl", []string{"clone"}},                                             // a label without a timestamp: the clone's label has none either
+	{"string-version.jsonl", []string{"info", "clone"}},                                         // "version":"3": Pi reads the header's id, cwd and time
+	{"lone-surrogate.jsonl", []string{"context", "llm", "provider", "tokens", "clone", "tree"}}, // \ud800 alone: JSON.stringify writes the escape back
+	{"big-integers.jsonl", []string{"context", "llm", "provider", "tokens"}},                    // integers past 2^53, 1.0, 1E400: sent as JSON.stringify writes the doubles
+	{"idless.jsonl", []string{"tree", "context", "llm", "provider", "tokens"}},                  // entries without "id": Pi's Map key undefined, one node placed once per entry
+	{"no-parent-key.jsonl", []string{"tree"}},                                                   // an entry with no "parentId" key: its row has none either
+	{"numeric-ids.jsonl", []string{"tree", "context", "llm", "provider", "tokens", "clone"}},    // "id":123 and "parentId":123: Pi keys its Map by the number
+	{"null-timestamp.jsonl", []string{"context", "llm", "provider", "tokens"}},                  // entry timestamps null, false, true: new Date gives 0, 0, 1
 }
 
 // TestHandmadeViewsMatchPi compares every view of handmadeViews with pi-ref.

@@ -126,8 +126,12 @@ func writePiTreeJSON(w io.Writer, ix *jsonl.Index) error {
 			bw.WriteString(",")
 		}
 		label := "null"
-		if l, err := ix.LabelText(f.node.entry); err == nil && l != "" && en.id != nil {
-			label = string(jsonl.QuoteString(l))
+		if l, ok := ix.Label(f.node.entry); ok && en.id != nil {
+			le, err := ix.Decode(l)
+			if err != nil {
+				return err
+			}
+			label = string(jsonl.Canonical(le.Obj.Get("label")))
 		}
 		fmt.Fprintf(bw, `"type":%s,"depth":%d,"label":%s,"children":[`, jsonl.QuoteString(en.typ), f.depth, label)
 		for k, c := range f.node.children {
