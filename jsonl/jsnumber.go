@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
-	"strings"
+	"unsafe"
 )
 
 // JSNumbers returns the JSON text b with every number written as
@@ -16,6 +16,7 @@ import (
 // is the rule in Pi's files.
 func JSNumbers(b []byte) []byte {
 	var out []byte
+	var buf [40]byte
 	done := 0 // b[:done] is in out (when out is not nil)
 	for i := 0; i < len(b); {
 		c := b[i]
@@ -33,7 +34,7 @@ func JSNumbers(b []byte) []byte {
 		}
 		lit := b[i:end]
 		if !plainInteger(lit) {
-			if js := jsNumberLiteral(lit); !bytes.Equal(js, lit) {
+			if js := jsNumberLiteral(lit, buf[:]); !bytes.Equal(js, lit) {
 				if out == nil {
 					out = make([]byte, 0, len(b)+16)
 				}
@@ -91,49 +92,66 @@ func plainInteger(lit []byte) bool {
 	return true
 }
 
-// jsNumberLiteral formats the number literal lit as JavaScript's Number#toString
-// does for the double it reads as (JSON.stringify: null for ±Infinity).
-func jsNumberLiteral(lit []byte) []byte {
-	f, err := strconv.ParseFloat(string(lit), 64)
+// jsNumberLiteral formats the number literal lit as JavaScript's
+// Number#toString does for the double it reads as (JSON.stringify: null for
+// ±Infinity), in buf when it fits.
+func jsNumberLiteral(lit []byte, buf []byte) []byte {
+	f, err := strconv.ParseFloat(unsafeString(lit), 64)
 	if err != nil && !math.IsInf(f, 0) {
 		return lit // not a number JSON.parse would read: leave it
 	}
-	return []byte(JSNumberString(f))
+	return appendJSNumber(buf[:0], f)
 }
 
 // JSNumberString is String(f) in JavaScript, with "null" for NaN and the
 // infinities as JSON.stringify writes them.
-func JSNumberString(f float64) string {
+func JSNumberString(f float64) string { return string(appendJSNumber(nil, f)) }
+
+func appendJSNumber(dst []byte, f float64) []byte {
 	switch {
 	case math.IsInf(f, 0) || math.IsNaN(f):
-		return "null"
+		return append(dst, "null"...)
 	case f == 0:
-		return "0"
+		return append(dst, '0')
 	case f < 0:
-		return "-" + JSNumberString(-f)
+		dst = append(dst, '-')
+		f = -f
 	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX, the shortest digits
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
+	var eb [32]byte
+	e := strconv.AppendFloat(eb[:0], f, 'e', -1, 64) // d.ddde±XX, the shortest digits
+	cut := bytes.IndexByte(e, 'e')
+	x, _ := strconv.Atoi(unsafeString(e[cut+1:]))
+	var db [24]byte
+	digits := append(append(db[:0], e[0]), e[min(2, cut):cut]...)
 	k, n := len(digits), x+1
 	switch {
 	case k <= n && n <= 21:
-		return digits + strings.Repeat("0", n-k)
+		dst = append(dst, digits...)
+		for range n - k {
+			dst = append(dst, '0')
+		}
+		return dst
 	case 0 < n && n <= 21:
-		return digits[:n] + "." + digits[n:]
+		dst = append(append(dst, digits[:n]...), '.')
+		return append(dst, digits[n:]...)
 	case -6 < n && n <= 0:
-		return "0." + strings.Repeat("0", -n) + digits
+		dst = append(dst, "0."...)
+		for range -n {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
 	}
-	sign := "+"
-	if n-1 < 0 {
-		sign = "-"
-	}
-	m := digits[:1]
+	dst = append(dst, digits[0])
 	if k > 1 {
-		m += "." + digits[1:]
+		dst = append(append(dst, '.'), digits[1:]...)
 	}
-	return m + "e" + sign + strconv.Itoa(abs(n-1))
+	dst = append(dst, 'e')
+	if n-1 < 0 {
+		dst = append(dst, '-')
+	} else {
+		dst = append(dst, '+')
+	}
+	return strconv.AppendInt(dst, int64(abs(n-1)), 10)
 }
 
 func abs(n int) int {
@@ -142,3 +160,6 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// unsafeString views b as a string for a call that does not keep it.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
