@@ -125,7 +125,7 @@ func writeBranch(out *jsonl.Writer, ix *jsonl.Index, path []int) (keptPath, erro
 		if err := out.WriteLine(rechain(e, parent, replacement)); err != nil {
 			return kept, err
 		}
-		parent = jsonl.QuoteString(e.ID)
+		parent = jsonl.IDValue(e.ID) // a number stays one, as Pi writes it
 		kept.order = append(kept.order, e.ID)
 		kept.ids[e.ID] = true
 	}
@@ -148,7 +148,9 @@ func rechain(e *jsonl.Entry, parent jsonl.RawMessage, replacement map[string]str
 
 // labelState is one live entry of Pi's labelsById map.
 type labelState struct {
-	target, label, timestamp string
+	target, label string
+	rawLabel      jsonl.RawMessage // the label as written, which may hold a lone surrogate that label cannot
+	timestamp     jsonl.RawMessage // the label entry's raw "timestamp", nil when it has none
 }
 
 // labelOrder replays every label entry of the file in order, as Pi's
@@ -172,19 +174,29 @@ func labelOrder(ix *jsonl.Index) ([]labelState, error) {
 			order[p].target = ""
 			delete(pos, target)
 		case label != "" && live:
-			order[p].label, order[p].timestamp = label, e.Timestamp()
+			order[p].label, order[p].rawLabel, order[p].timestamp = label, rawValue(e, "label"), rawValue(e, "timestamp")
 		case label != "":
 			pos[target] = len(order)
-			order = append(order, labelState{target, label, e.Timestamp()})
+			order = append(order, labelState{target, label, rawValue(e, "label"), rawValue(e, "timestamp")})
 		}
 	}
 	return order, nil
 }
 
+// rawValue returns a copy of the entry's value of key as it is: Pi writes a
+// label's text and timestamp back unchanged (a lone surrogate included), and
+// leaves the timestamp out when the label had none (undefined).
+func rawValue(e *jsonl.Entry, key string) jsonl.RawMessage {
+	if raw := e.Obj.Get(key); raw != nil {
+		return append(jsonl.RawMessage(nil), raw...)
+	}
+	return nil
+}
+
 func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, error) {
 	parent := jsonl.RawMessage("null")
 	if len(kept.order) > 0 {
-		parent = jsonl.QuoteString(kept.order[len(kept.order)-1])
+		parent = jsonl.IDValue(kept.order[len(kept.order)-1])
 	}
 	n := 0
 	for _, l := range labels {
@@ -194,8 +206,11 @@ func writeLabels(out *jsonl.Writer, labels []labelState, kept keptPath) (int, er
 		id := jsonl.GenerateID(nil, func(id string) bool { return kept.ids[id] })
 		kept.ids[id] = true
 		o := jsonl.ObjectOf("type", jsonl.QuoteString(jsonl.TypeLabel.String()), "id", jsonl.QuoteString(id), "parentId", parent,
-			"timestamp", jsonl.QuoteString(l.timestamp), jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", jsonl.QuoteString(l.label))
-		if err := out.WriteLine(o.AppendJSON(nil)); err != nil {
+			"timestamp", l.timestamp, jsonl.RefTarget.String(), jsonl.QuoteString(l.target), "label", l.rawLabel)
+		if l.timestamp == nil {
+			o.Delete("timestamp")
+		}
+		if err := out.WriteLine(jsonl.Canonical(o.AppendJSON(nil))); err != nil {
 			return n, err
 		}
 		parent = jsonl.QuoteString(id)

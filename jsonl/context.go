@@ -10,7 +10,7 @@ type Model struct {
 // at a leaf, with the thinking level and model in force there.
 type Context struct {
 	Messages      []Object
-	ThinkingLevel RawMessage // a JSON string, "off" by default
+	ThinkingLevel RawMessage // a JSON string, "off" by default; nil after a change without one (no key printed)
 	Model         *Model     // nil when no model was ever set
 }
 
@@ -231,8 +231,10 @@ func compactionMessages(e *Entry) ([]Object, error) {
 func (c *Context) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"messages":`...)
 	dst = AppendObjects(dst, c.Messages)
-	dst = append(dst, `,"thinkingLevel":`...)
-	dst = append(dst, orNull(c.ThinkingLevel)...)
+	if c.ThinkingLevel != nil { // a change without "thinkingLevel" leaves it undefined: JSON.stringify drops the key
+		dst = append(dst, `,"thinkingLevel":`...)
+		dst = append(dst, c.ThinkingLevel...)
+	}
 	dst = append(dst, `,"model":`...)
 	if c.Model == nil {
 		dst = append(dst, "null"...)
@@ -252,11 +254,4 @@ func AppendObjects(dst []byte, objs []Object) []byte {
 		dst = o.AppendJSON(dst)
 	}
 	return append(dst, ']')
-}
-
-func orNull(raw RawMessage) RawMessage {
-	if raw == nil {
-		return RawMessage("null")
-	}
-	return raw
 }

@@ -166,6 +166,7 @@ type lineFacts struct {
 	// type's reference key) and label, decoded.
 	id, parentID, ref, label []byte
 	hasID, hasRef            bool
+	numID                    bool // id is a number's key (NumberIDKey), hasID false
 	parent                   ParentValue
 }
 
@@ -180,7 +181,9 @@ func factsOf(l Line, s *skim, valid bool) lineFacts {
 	n := node{offset: l.Offset, length: uint32(len(l.Bytes)), line: uint32(l.Num), typ: EntryTypeOf(s.Type)}
 	f.header = n.typ == TypeSession
 	f.version = s.Version
-	f.id, f.hasID = textBytes(s.ID)
+	if f.id, f.hasID = textBytes(s.ID); !f.hasID && isNumberStart(s.ID) {
+		f.id, f.numID = NumberIDKey(s.ID), true
+	}
 	f.parent, f.parentID = parentValueOf(s.ParentID)
 	if k := n.typ.Ref(); k != NoRef {
 		f.ref, f.hasRef = textBytes(s.Refs[k])
@@ -214,6 +217,8 @@ func parentValueOf(raw []byte) (ParentValue, []byte) {
 	switch {
 	case len(raw) == 0 || raw[0] == 'n':
 		return NoParentValue, nil
+	case isNumberStart(raw):
+		return ParentNamed, NumberIDKey(raw) // Pi's Map finds the entry whose id is the same number
 	case raw[0] != '"':
 		return ParentNotString, nil
 	}
@@ -221,6 +226,29 @@ func parentValueOf(raw []byte) (ParentValue, []byte) {
 		return ParentNamed, id
 	}
 	return ParentEmpty, nil
+}
+
+// isNumberStart reports whether the raw JSON value raw is a number.
+func isNumberStart(raw []byte) bool {
+	return len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9'))
+}
+
+// NumberIDKey is the key under which the index keeps an id, or finds a
+// parent id, that is a number (raw, as written): Pi's Map tells the number
+// 123 from the string "123", and a key starting with the byte 0xFF, which
+// no UTF-8 string holds, is never a string id's. Numbers equal as doubles
+// (150, 1.5e2) have one key.
+func NumberIDKey(raw []byte) []byte {
+	return append([]byte{0xFF}, JSNumbers(raw)...)
+}
+
+// IDValue returns the JSON value of an id as Index.ID gives it: a number
+// for NumberIDKey's keys, a string otherwise.
+func IDValue(id string) RawMessage {
+	if len(id) > 0 && id[0] == 0xFF {
+		return RawMessage(id[1:])
+	}
+	return QuoteString(id)
 }
 
 // take adds one line's facts to the index, in file order.
@@ -257,10 +285,23 @@ func (ix *Index) noteHeader(f *lineFacts) {
 	}
 	ix.HasHeader, ix.HeaderLine = true, l.Num
 	ix.Version = SessionVersion(f.version)
-	var h Header
-	if Unmarshal(l.Bytes, &h) == nil { // safe: the skimmer validated the line
-		ix.Header = h
+	ix.Header = readHeader(l.Bytes) // safe: the skimmer validated the line
+}
+
+// readHeader reads a header line's members. Its version is left out (read
+// from the raw value by SessionVersion), so that a "version" of another type
+// ("3", which Pi reads as 3) does not cost the id, cwd and time, which Pi
+// reads all the same; a header that does not decode is zero.
+func readHeader(line []byte) Header {
+	var h struct {
+		Header
+		Version any `json:"version"`
 	}
+	if Unmarshal(line, &h) != nil {
+		return Header{}
+	}
+	h.Header.Version = 0
+	return h.Header
 }
 
 // addNode adds an entry; pos is its position among the lines JSON.parse
@@ -268,7 +309,7 @@ func (ix *Index) noteHeader(f *lineFacts) {
 func (ix *Index) addNode(f *lineFacts, pos int) {
 	i := int32(len(ix.nodes))
 	n := f.node
-	id, hidden := f.id, !f.hasID
+	id, hidden := f.id, !f.hasID && !f.numID
 	switch {
 	case f.notNode:
 		id, hidden = nil, true
@@ -315,7 +356,7 @@ func (ix *Index) parentOf(i int32, f *lineFacts) int32 {
 	if p, ok := ix.ids.lookup(f.parentID); ok {
 		return p
 	}
-	if f.hasID && bytes.Equal(f.parentID, f.id) {
+	if (f.hasID || f.numID) && bytes.Equal(f.parentID, f.id) {
 		return i // its own parent: link's lookup would find it, so it is not kept by name
 	}
 	ix.pending[i] = string(f.parentID)

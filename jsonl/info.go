@@ -62,20 +62,43 @@ type infoMessage struct {
 }
 
 // Info reads every entry once (message text, names, usage) and returns the
-// session's summary. modTime is the file's modification time, Pi's last resort
+// session's summary, or an *UnlistedError for a session Pi's listing drops
+// (as Lister.ListFile does), which has no /resume row to summarise. modTime is the file's modification time, Pi's last resort
 // for "modified" (rounded to the millisecond as Node rounds it).
 func (ix *Index) Info(path string, modTime time.Time) (*Info, error) {
 	in := &Info{Listing: Listing{ID: ix.Header.ID, Cwd: ix.Header.Cwd, ParentSessionPath: ix.Header.ParentSession, Path: path,
 		FileSize: ix.Bytes, Entries: ix.Len()}, Details: Details{Leaves: ix.LeafCount(), HasHeader: ix.HasHeader, Version: ix.Version, Models: []string{}}}
 	acc := infoAccumulator{listing: listingAccumulator{row: &in.Listing}, details: &in.Details, models: map[string]bool{}}
+	var lister Lister
+	scratch := listingAccumulator{row: &Listing{}}
 	for i := 0; i < ix.Len(); i++ {
 		if err := acc.add(ix, i); err != nil {
+			return nil, err
+		}
+		if err := ix.unlisted(&lister, &scratch, i); err != nil {
 			return nil, err
 		}
 	}
 	acc.listing.finish(ix.Header.Timestamp, modTime)
 	sort.Strings(in.Models)
 	return in, ix.addContextTokens(in)
+}
+
+// unlisted returns an *UnlistedError when entry i is a line on which Pi's
+// listing fails (so that Pi lists no row of the file), judged as the Lister
+// judges it: only message and session_info entries can fail.
+func (ix *Index) unlisted(l *Lister, scratch *listingAccumulator, i int) error {
+	if t := ix.Type(i); t != TypeMessage && t != TypeSessionInfo {
+		return nil
+	}
+	raw, err := ix.rawLine(i)
+	if err != nil {
+		return err
+	}
+	if reason := l.entry(raw, scratch); reason != "" {
+		return &UnlistedError{Line: ix.LineNum(i), Reason: reason}
+	}
+	return nil
 }
 
 func (ix *Index) addContextTokens(in *Info) error {

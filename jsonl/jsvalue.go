@@ -1,10 +1,12 @@
 package jsonl
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -44,8 +46,7 @@ func Canonical(raw []byte) []byte {
 			if err != nil {
 				return append(out, raw[i:]...)
 			}
-			s, _ := DecodeString(raw[i:end])
-			out = AppendString(out, s)
+			out = appendCanonicalString(out, raw[i:end])
 			i = end
 		case IsSpace(c):
 			i++
@@ -57,21 +58,95 @@ func Canonical(raw []byte) []byte {
 	return out
 }
 
-// StringifiedLen returns JSON.stringify(value).length for a raw JSON value; an
+// appendCanonicalString appends the string literal lit as JSON.stringify
+// writes the string JSON.parse reads from it. A lone surrogate, which a Go
+// string cannot hold, is written as JSON.stringify writes it, an escape
+// ("\ud800"), not as U+FFFD.
+func appendCanonicalString(out, lit []byte) []byte {
+	inner := lit[1 : len(lit)-1]
+	if !bytes.Contains(inner, []byte(`\u`)) {
+		s, _ := DecodeString(lit)
+		return AppendString(out, s)
+	}
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(inner); {
+		if inner[i] != '\\' {
+			i++
+			continue
+		}
+		n, lone := escapeLen(inner[i:])
+		if lone {
+			out = appendStringBody(out, inner[start:i])
+			out = append(out, `\u`...)
+			out = append(out, bytes.ToLower(inner[i+2:i+6])...)
+			start = i + n
+		}
+		i += n
+	}
+	out = appendStringBody(out, inner[start:])
+	return append(out, '"')
+}
+
+// escapeLen returns the length of the escape at the start of s (a
+// backslash), a surrogate pair taken as one, and whether it is the escape
+// of a lone surrogate.
+func escapeLen(s []byte) (int, bool) {
+	if len(s) < 2 {
+		return len(s), false
+	}
+	if s[1] != 'u' {
+		return 2, false
+	}
+	r, ok := hex4(s[2:])
+	if !ok {
+		return 2, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return 6, false
+	}
+	if r < 0xDC00 && len(s) >= 12 && s[6] == '\\' && s[7] == 'u' {
+		if low, ok := hex4(s[8:]); ok && low >= 0xDC00 && low <= 0xDFFF {
+			return 12, false
+		}
+	}
+	return 6, true
+}
+
+// appendStringBody appends the canonical form of the string whose literal
+// lies between quotes in body, without the quotes.
+func appendStringBody(out, body []byte) []byte {
+	if len(body) == 0 {
+		return out
+	}
+	dec, _ := appendUnescaped(nil, body, utf8.Valid(body))
+	enc := AppendString(nil, string(dec))
+	return append(out, enc[1:len(enc)-1]...)
+}
+
+// StringifiedLen returns JSON.stringify(value).length for a raw JSON value
+// (numbers as JSON.parse reads them, JSNumbers); an
 // absent value stringifies to undefined, whose length Pi never takes, so 0.
 func StringifiedLen(raw []byte) int {
 	if len(raw) == 0 {
 		return 0
 	}
-	return UTF16Len(string(Canonical(raw)))
+	return UTF16Len(string(JSNumbers(Canonical(raw))))
 }
 
 // JSTimeMillis converts an entry timestamp as new Date(ts).getTime() does: an
-// ISO string gives epoch milliseconds, a number is taken as is, and anything
-// else gives NaN, which JSON writes as null.
+// ISO string gives epoch milliseconds, a number is taken as is, null and
+// false give 0 and true 1 (Date takes their number), and anything else
+// (absent, an array, an object) gives NaN, which JSON writes as null.
 func JSTimeMillis(raw RawMessage) RawMessage {
 	if len(raw) > 0 && (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) {
 		return raw
+	}
+	switch string(raw) {
+	case "null", "false":
+		return RawMessage("0")
+	case "true":
+		return RawMessage("1")
 	}
 	s, ok := DecodeString(raw)
 	if !ok {

@@ -208,8 +208,7 @@ func (l *Lister) header(line []byte, row *Listing, keepCwd func(string) bool) (*
 	if EntryTypeOf(l.skim.Type) != TypeSession {
 		return nil, ErrNoHeader
 	}
-	var h Header
-	Unmarshal(line, &h) // validated above; mismatched types leave fields empty, as the index does
+	h := readHeader(line) // validated above, read as the index reads it
 	if keepCwd != nil && !keepCwd(h.Cwd) {
 		return nil, ErrOtherCwd
 	}

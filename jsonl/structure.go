@@ -16,7 +16,7 @@ const (
 	NoParentValue   ParentValue = iota // absent or null: a root
 	ParentNamed                        // a non-empty string: Parent, or DanglingParent when it names no entry
 	ParentEmpty                        // "": a root
-	ParentNotString                    // a number, an object…: a root
+	ParentNotString                    // a boolean, an object…: a root (a number names the entry whose id is that number)
 )
 
 // ParentValue returns what entry i's parentId holds; for a v1 entry, what

@@ -17,8 +17,8 @@ func TestProblems(t *testing.T) {
 		entry("a", ""), // 0
 		`{"type":"message","parentId":"a","timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"x"}}` + "\n", // 1: no id
 		entry("b", "gone"), // 2: dangling
-		`{"type":"custom","id":"e","parentId":""}` + "\n", // 3: "" parent
-		`{"type":"custom","id":"n","parentId":5}` + "\n",  // 4: not a string
+		`{"type":"custom","id":"e","parentId":""}` + "\n",   // 3: "" parent
+		`{"type":"custom","id":"n","parentId":true}` + "\n", // 4: not a string (a number names an entry whose id is that number)
 		entry("c", "d"), // 5: cycle c → d → c
 		entry("d", "c"), // 6
 		entry("s", "s"), // 7: its own parent

@@ -250,3 +250,7 @@ func (ix *Index) cycleError(cur int32) *CycleError {
 	}
 	return e
 }
+
+// IDless reports whether entry i of a v2 or v3 session has no string id:
+// "id" absent, or a number or other value (Pi keys its Map by the value).
+func (ix *Index) IDless(i int) bool { return ix.nodes[i].facts&factsNoID != 0 }

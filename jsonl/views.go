@@ -126,7 +126,7 @@ func (aw *arrayWriter) object(o Object) error {
 }
 
 // element writes one encoded element, an object that repeats a key written
-// as JSON.parse reads it.
+// as JSON.parse reads it, and its numbers as Pi sends them (JSNumbers).
 func (aw *arrayWriter) element(b []byte) error {
 	if aw.count == 0 {
 		aw.bw.WriteByte('[')
@@ -134,7 +134,7 @@ func (aw *arrayWriter) element(b []byte) error {
 		aw.bw.WriteByte(',')
 	}
 	aw.count++
-	_, err := aw.bw.Write(ToValidUTF8(MergeRepeatedKeys(b)))
+	_, err := aw.bw.Write(JSNumbers(ToValidUTF8(MergeRepeatedKeys(b))))
 	return err
 }
 

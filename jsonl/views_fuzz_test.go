@@ -87,10 +87,12 @@ func checkViewsAgree(t *testing.T, ix *jsonl.Index, leaf int) {
 	if perr == nil {
 		llm := jsonl.ConvertToLlm(p.Messages)
 		model, _ := jsonl.LastAssistantModel(llm)
+		// The streamed views write numbers as Pi sends them (JSNumbers);
+		// the projection keeps them as the file has them.
 		decoded = map[jsonl.View][]byte{
-			jsonl.ViewContext:  p.AppendJSON(nil),
-			jsonl.ViewLLM:      jsonl.AppendObjects(nil, llm),
-			jsonl.ViewProvider: jsonl.AppendObjects(nil, jsonl.TransformMessages(llm, model)),
+			jsonl.ViewContext:  jsonl.JSNumbers(p.AppendJSON(nil)),
+			jsonl.ViewLLM:      jsonl.JSNumbers(jsonl.AppendObjects(nil, llm)),
+			jsonl.ViewProvider: jsonl.JSNumbers(jsonl.AppendObjects(nil, jsonl.TransformMessages(llm, model))),
 		}
 	}
 	for _, view := range []jsonl.View{jsonl.ViewContext, jsonl.ViewLLM, jsonl.ViewProvider} {

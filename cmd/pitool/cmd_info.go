@@ -30,6 +30,10 @@ per session, in path order, read in parallel. A file in it that is not a Pi
 session is skipped with a warning on stderr (and a row {"file", "skipped"} in
 --json); one that cannot be read is an error.
 
+A session Pi's listing drops (a line on which it fails, such as a user
+message whose content is null) has no /resume row: it is skipped with a
+warning in a DIR, as ls skips it, and an error when named.
+
 --json prints one JSON object per file, one per line.
 
 ` + helpReadFailures,

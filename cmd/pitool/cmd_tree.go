@@ -46,6 +46,9 @@ type, depth, label and children, depth-first, siblings oldest first.
 					return err
 				}
 				if c.Bool("json") {
+					if piTreeNeeded(ix) {
+						return writePiTreeJSON(e.stdout, ix)
+					}
 					return writeTreeJSON(e.stdout, ix, tree)
 				}
 				return drawTree(e.stdout, ix, tree, treeLayout{width: c.Int("width"), ids: c.Bool("ids")})
@@ -56,10 +59,10 @@ type, depth, label and children, depth-first, siblings oldest first.
 
 type treeJSONRow struct {
 	ID       string          `json:"id"`
-	ParentID json.RawMessage `json:"parentId"`
+	ParentID json.RawMessage `json:"parentId,omitempty"` // absent when the entry has none, as JSON.stringify leaves undefined out
 	Type     string          `json:"type"`
 	Depth    int             `json:"depth"`
-	Label    *string         `json:"label"`
+	Label    json.RawMessage `json:"label"` // null when the entry has none
 	Children []string        `json:"children"`
 }
 
@@ -103,13 +106,12 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 		return treeJSONRow{}, err
 	}
 	row := treeJSONRow{ID: e.ID, ParentID: e.Obj.Get("parentId"), Type: e.TypeName(), Depth: r.Depth, Children: []string{}}
-	if row.ParentID == nil {
-		row.ParentID = json.RawMessage("null")
-	}
-	if label, err := ix.LabelText(r.Entry); err != nil {
-		return row, err
-	} else if label != "" {
-		row.Label = &label
+	if l, ok := ix.Label(r.Entry); ok {
+		le, err := ix.Decode(l)
+		if err != nil {
+			return row, err
+		}
+		row.Label = json.RawMessage(jsonl.Canonical(le.Obj.Get("label"))) // as written: a lone surrogate stays one
 	}
 	for _, c := range r.Children {
 		row.Children = append(row.Children, ix.ID(int(c)))
