@@ -35,6 +35,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -244,14 +245,16 @@ func headerTime(name string) (time.Time, bool) {
 	if name == "-" {
 		return time.Time{}, false
 	}
-	if st, err := os.Stat(name); err != nil || !st.Mode().IsRegular() {
-		return time.Time{}, false
-	}
-	f, err := os.Open(name)
+	// opened without waiting and checked through the descriptor: a FIFO
+	// swapped in after the folder search is never read
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return time.Time{}, false
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return time.Time{}, false
+	}
 	var r io.Reader = bufio.NewReader(f)
 	magic, _ := r.(*bufio.Reader).Peek(4)
 	switch {
