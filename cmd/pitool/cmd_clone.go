@@ -121,7 +121,7 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		return err
 	}
 	var res exporter.Result
-	err = writeNewOutput(e, dest, []string{src}, func(w io.Writer) error {
+	err = writeOutput(e, dest, []string{src}, func(w io.Writer) error {
 		return compressedAs(dest, w, func(w io.Writer) error {
 			res, err = write(w, h)
 			return err

@@ -137,7 +137,7 @@ func runExport(e *env, c *cli.Context, opts exportOptions, file string, write ex
 			return err
 		}
 	}
-	return writeNewOutput(e, opts.out, []string{file}, func(w io.Writer) error {
+	return writeOutput(e, opts.out, []string{file}, func(w io.Writer) error {
 		return write(c, w, ix, xo)
 	})
 }
