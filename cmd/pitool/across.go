@@ -4,40 +4,25 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
-	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
 // This file holds what the commands that read a whole sessions folder
 // (search, stats) share: the files they read and their time range.
 
-// timeFlags are the --since and --until flags.
-var timeFlags = []cli.Flag{
-	&cli.StringFlag{Name: "since", Usage: "only entries at or after `TIME` (2026-01-31, or an ISO time)"},
-	&cli.StringFlag{Name: "until", Usage: "only entries before `TIME` (a date means its start)"},
+// timeFlags are the --since and --until flags, in the grammar of
+// internal/when.
+func timeFlags() []cli.Flag {
+	return []cli.Flag{
+		timeFlag("since", "only entries at or after `TIME`: an age (7d, 12h), a date (2026-01-31) or an ISO time", nil),
+		timeFlag("until", "only entries before `TIME` (an age, a date: its start, or an ISO time)", nil),
+	}
 }
 
 // timeRange reads --since and --until; a zero time is an open end. A date
 // alone is its midnight in local time, as a day of stats --by day is.
-func timeRange(c *cli.Context) (since, until time.Time, err error) {
-	if since, err = flagTime(c, "since"); err == nil {
-		until, err = flagTime(c, "until")
-	}
-	return since, until, err
-}
-
-func flagTime(c *cli.Context, name string) (time.Time, error) {
-	v := c.String(name)
-	if v == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02", v, time.Local); err == nil {
-		return t, nil
-	}
-	if t, ok := jsonl.ParseTimestamp(v); ok {
-		return t, nil
-	}
-	return time.Time{}, usagef("--%s: %q is not a date (2026-01-31) or an ISO time", name, v)
+func timeRange(c *cli.Context) (since, until time.Time) {
+	return flagTime(c, "since"), flagTime(c, "until")
 }
 
 // sessionPaths returns the session files under paths, Pi's sessions folder

@@ -26,22 +26,6 @@ type env struct {
 	args           []string // the command line, for a child run as another user (privsep.go)
 }
 
-// findingsError means the command ran and found problems (exit 1).
-type findingsError struct{ msg string }
-
-func (e *findingsError) Error() string { return e.msg }
-
-// usageError means the command line was wrong (exit 2).
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
-
-// errReported is returned by a command that has already printed its error:
-// it exits 2 and prints nothing more, so that one error stays one line.
-var errReported = errors.New("error already reported")
-
 // helpRoot says what runs as whom when pitool runs as root (privsep.go).
 const helpRoot = `RUN AS ROOT:
    pitool never works on another user's files as root: a command that writes
@@ -116,7 +100,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	}
 	app := newApp(e)
-	err := app.RunContext(ctx, flagsFirst(app, args))
+	args = helpArgs(args)
+	err := checkArgs(app, args)
+	if err == nil {
+		err = app.RunContext(ctx, flagsFirst(app, args))
+	}
 	code := exitCode(ctx, err)
 	switch {
 	case code == exitInterrupted:
@@ -124,22 +112,43 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case err != nil && code != exitFindings && !errors.Is(err, errReported):
 		e.printError(err)
 	}
-	if ue := (*usageError)(nil); errors.As(err, &ue) {
-		e.hintf("run 'pitool --help' or 'pitool COMMAND --help'")
+	if hint := hintFor(app, args, err); hint != "" {
+		e.hintf("%s", hint)
 	}
 	return code
 }
 
-// exitCode maps an error to pitool's exit codes.
+// hintFor returns the hint to print after err: its own, or for a usage
+// error the help of the command used.
+func hintFor(app *cli.App, args []string, err error) string {
+	var h hinter
+	if errors.As(err, &h) {
+		return h.Hint()
+	}
+	var ue *usageError
+	var fe *flagError
+	if !errors.As(err, &ue) && !errors.As(err, &fe) {
+		return ""
+	}
+	if len(args) > 1 {
+		if cmd := findCommand(app.Commands, args[1]); cmd != nil {
+			return fmt.Sprintf("run 'pitool %s --help'", cmd.Name)
+		}
+	}
+	return "run 'pitool --help'"
+}
+
+// exitCode maps an error to pitool's exit codes: an interrupted run is 130,
+// an error that carries its code (exitCoder) has it, any other is 2.
 func exitCode(ctx context.Context, err error) int {
-	var fe *findingsError
+	var ec exitCoder
 	switch {
 	case err == nil:
 		return exitOK
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &fe):
-		return exitFindings
+	case errors.As(err, &ec):
+		return ec.ExitCode()
 	}
 	return exitUsage
 }

@@ -79,7 +79,7 @@ func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	targets, err := batchTargets(c.Args().Slice(), sh, c.Duration("min-idle"), c.IsSet("min-idle"))
+	targets, err := batchTargets(c.Args().Slice(), sh, flagAge(c, "min-idle"), c.IsSet("min-idle"))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 )
 
 func contextCommand(e *env) *cli.Command {
+	opts := &contextOptions{}
 	return &cli.Command{
 		Name:      "context",
 		Usage:     "print the messages the model sees at a leaf, as Pi builds them",
@@ -25,24 +26,41 @@ indexed in one pass and only the entries of the context are decoded, one at a
 time, so memory stays small whatever the session's size.
 
 ` + helpReadOneFile,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to build the context at"},
-			&cli.StringFlag{Name: "view", Value: "context", Usage: "`VIEW`: context, llm or provider"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			view, err := jsonl.ParseView(c.String("view"))
-			if err != nil {
-				return usagef("--view: %v", err)
-			}
-			return withLeaf(e, file, c.String("leaf"), func(ix *jsonl.Index, leaf int) error {
-				return ix.WriteView(e.stdout, leaf, view)
+			return withLeaf(e, file, opts.leaf, func(ix *jsonl.Index, leaf int) error {
+				return ix.WriteView(e.stdout, leaf, opts.parsed)
 			})
-		},
+		}),
 	}
+}
+
+// contextOptions are context's flags.
+type contextOptions struct {
+	leaf   string     // --leaf, "" for the active leaf
+	view   string     // --view as given
+	parsed jsonl.View // --view, read by validate
+}
+
+func (o *contextOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to build the context at", Destination: &o.leaf},
+		&cli.StringFlag{Name: "view", Value: "context", Usage: "`VIEW`: " + strings.Join(contextViews, ", "), Destination: &o.view},
+	}
+}
+
+// contextViews are the values --view takes.
+var contextViews = []string{"context", "llm", "provider"}
+
+func (o *contextOptions) validate() (err error) {
+	if o.parsed, err = jsonl.ParseView(o.view); err != nil {
+		return &flagError{flag: "--view", err: fmt.Errorf("%q is not a view: %s", o.view, strings.Join(contextViews, ", "))}
+	}
+	return nil
 }
 
 // withLeaf indexes a file, resolves a leaf id ("" = the active leaf) and calls fn.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -63,7 +62,7 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
 			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show"},
 			&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`"},
-			&cli.StringFlag{Name: "since", Usage: "list only sessions active since `WHEN` (a date, a time, or an age: 90m, 36h, 7d)"},
+			timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", nil),
 			&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)"},
 			&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models"},
 		},
@@ -124,33 +123,8 @@ func lsOptionsOf(c *cli.Context) (lsOptions, error) {
 		}
 		o.cwd = abs
 	}
-	if when := c.String("since"); when != "" {
-		t, err := parseSince(when, time.Now())
-		if err != nil {
-			return o, usagef("--since %s: %v", when, err)
-		}
-		o.since = t
-	}
+	o.since = flagTime(c, "since")
 	return o, nil
-}
-
-// parseSince reads --since: a date, an RFC 3339 time, or an age before now
-// (a Go duration, or a number of days with "d").
-func parseSince(when string, now time.Time) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, when, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	if days, ok := strings.CutSuffix(when, "d"); ok {
-		if n, err := strconv.ParseFloat(days, 64); err == nil && n >= 0 {
-			return now.Add(-time.Duration(n * 24 * float64(time.Hour))), nil
-		}
-	}
-	if d, err := time.ParseDuration(when); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, errors.New("not a date (2026-01-02), a time (2026-01-02T15:04:05Z) or an age (90m, 36h, 7d)")
 }
 
 // keepCwd is Pi's test of a session's cwd against --cwd: a cwd that is set

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -82,7 +81,7 @@ Exit status: 0 when no file failed, even with nothing to do; 1 when some file
 failed; 2 for usage errors and a DIR (or default sessions folder) that does
 not exist; 130 when interrupted (files in flight count as "interrupted").`,
 		Flags: append(compactFlags(),
-			&cli.StringFlag{Name: "archive-after", Usage: "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst"},
+			ageFlag("archive-after", "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst", 0, nil),
 			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done per file; write nothing"},
 		),
@@ -107,9 +106,7 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 		return nil, usagef("--dry-run writes nothing, not even --report %s: it prints the report on stdout", run.report)
 	}
 	run.opts.Plan = run.dryRun
-	if run.archiveAfter, err = parseAge(c.String("archive-after")); err != nil {
-		return nil, err
-	}
+	run.archiveAfter = flagAge(c, "archive-after")
 	if run.worker {
 		return run, nil // the files come on stdin (runNightlyWorker)
 	}
@@ -129,7 +126,7 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	idle := c.Duration("min-idle")
+	idle := flagAge(c, "min-idle")
 	if !c.IsSet("min-idle") {
 		idle = defaultFolderIdle
 	}
@@ -163,22 +160,6 @@ func reportIsRoots(report string) error {
 		return usagef("--report %s: %s controls that path; run as root, nightly writes its report and state file only where only root may (e.g. /var/log/pitool/nightly.json)", report, c)
 	}
 	return nil
-}
-
-// parseAge reads a duration that may be given in days ("30d").
-func parseAge(s string) (time.Duration, error) {
-	if s == "" {
-		return 0, nil
-	}
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseFloat(days, 64)
-		if err == nil && n > 0 {
-			return time.Duration(n * float64(24*time.Hour)), nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return d, nil
-	}
-	return 0, usagef("--archive-after must be an age like 30d or 12h, not %q", s)
 }
 
 // nightlyGCPercent is nightly's collector target: Go's default. A nightly

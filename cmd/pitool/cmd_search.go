@@ -66,7 +66,7 @@ all shown).
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per match"},
 			&cli.BoolFlag{Name: "all-copies", Usage: "show a match in every clone, fork and copy of its session, not once"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto, always, never"},
-		}, timeFlags...),
+		}, timeFlags()...),
 		Action: func(c *cli.Context) error { return runSearch(c, e) },
 	}
 }
@@ -113,9 +113,7 @@ func runSearch(c *cli.Context, e *env) error {
 func searchOptions(c *cli.Context) (search.Options, error) {
 	var o search.Options
 	var err error
-	if o.Since, o.Until, err = timeRange(c); err != nil {
-		return o, err
-	}
+	o.Since, o.Until = timeRange(c)
 	for _, v := range c.StringSlice("role") {
 		for _, r := range strings.Split(v, ",") {
 			if !contains(searchRoles, r) {

@@ -44,7 +44,7 @@ repeated} and --csv one line per row, the total last.
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the report as CSV"},
 			&cli.BoolFlag{Name: "per-file", Usage: "count each file's entries as Pi's /session does, copies in other files again"},
-		}, timeFlags...),
+		}, timeFlags()...),
 		Action: func(c *cli.Context) error { return runStats(c, e) },
 	}
 }
@@ -64,9 +64,7 @@ func runStats(c *cli.Context, e *env) error {
 		return usagef("--by: %s (want %s)", err, strings.Join(statsGroupings(), ", "))
 	}
 	opts := stats.Options{By: by, Stdin: e.stdin, PerFile: c.Bool("per-file")}
-	if opts.Since, opts.Until, err = timeRange(c); err != nil {
-		return err
-	}
+	opts.Since, opts.Until = timeRange(c)
 	files, rf, err := sessionPaths(e, c.Args().Slice())
 	if err != nil {
 		return err

@@ -32,9 +32,16 @@ func compactFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Value: compactor.DefaultTimeout, Usage: "time limit `D` of one summarizer request"},
 		&cli.IntFlag{Name: "retries", Value: compactor.DefaultRetries, Usage: "retry a request `N` times after a network error, 429 or 5xx (with backoff, or the server's Retry-After)"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: min(4, runtime.NumCPU()), DefaultText: "the number of CPUs, at most 4", Usage: "process `N` files at once"},
-		&cli.DurationFlag{Name: "min-idle", Value: defaultFolderIdle, DefaultText: "10m for folders, 0 for named files", Usage: "skip files modified less than `D` ago: they may be live"},
+		minIdleFlag(),
 		&cli.StringFlag{Name: "shard", Usage: "process only shard `K/N` (0 <= K < N) of the files, split stably by file name"},
 	}
+}
+
+// minIdleFlag is --min-idle: an age (internal/when), 10m unless given.
+func minIdleFlag() cli.Flag {
+	f := ageFlag("min-idle", "skip files modified less than `AGE` ago: they may be live", defaultFolderIdle, nil)
+	f.DefaultText = "10m for folders, 0 for named files"
+	return f
 }
 
 // compactorOptions reads the shared flags.
