@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
@@ -134,7 +135,7 @@ func printInfo(e *env, info *jsonl.Info, asJSON bool) error {
 
 // printJSONRow prints v as one line of JSON.
 func printJSONRow(e *env, v any) error {
-	b, err := marshalOutput(v)
+	b, err := jsonout.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
@@ -310,12 +311,12 @@ func lsRows(infos []lsRow, skips []*jsonl.NotSessionError) []any {
 	return rows
 }
 
-// marshalRows is marshalOutput of rows, a JSON array, with its two halves
+// marshalRows is jsonout.Marshal of rows, a JSON array, with its two halves
 // encoded at once: encoding 10,000 rows is a tenth of ls's CPU, and it
 // comes after the listing, when the other core has nothing left to do.
 func marshalRows(rows []any) ([]byte, error) {
 	if len(rows) < 2 {
-		return marshalOutput(rows)
+		return jsonout.Marshal(rows)
 	}
 	half := len(rows) / 2
 	var first []byte
@@ -323,9 +324,9 @@ func marshalRows(rows []any) ([]byte, error) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		first, firstErr = marshalOutput(rows[:half])
+		first, firstErr = jsonout.Marshal(rows[:half])
 	}()
-	second, err := marshalOutput(rows[half:])
+	second, err := jsonout.Marshal(rows[half:])
 	<-done
 	if err = errors.Join(firstErr, err); err != nil {
 		return nil, err

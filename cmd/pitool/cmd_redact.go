@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -471,7 +471,7 @@ func (rep *redactReport) done(path, name string, st redact.Stats, err error) {
 // under --check into exit 1.
 func (rep *redactReport) finish() error {
 	if rep.opts.report == "json" {
-		if err := json.NewEncoder(rep.e.stdout).Encode(rep); err != nil {
+		if err := jsonout.Write(rep.e.stdout, rep); err != nil {
 			return fmt.Errorf("write report: %w", err)
 		}
 	} else {

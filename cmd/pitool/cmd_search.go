@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/search"
@@ -257,7 +258,7 @@ func (o *searchOutput) FileDone(r search.FileResult) error {
 }
 
 func (o *searchOutput) jsonLine(v any) error {
-	b, err := marshalOutput(v)
+	b, err := jsonout.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -85,7 +86,7 @@ func runStats(c *cli.Context, e *env) error {
 func writeStats(c *cli.Context, e *env, rep *stats.Report) error {
 	switch {
 	case c.Bool("json"):
-		b, err := marshalOutput(rep)
+		b, err := jsonout.Marshal(rep)
 		if err != nil {
 			return err
 		}

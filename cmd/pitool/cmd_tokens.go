@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -49,7 +50,7 @@ func runTokens(e *env, ix *jsonl.Index, leaf int) error {
 	if perMessage == nil {
 		perMessage = []int{} // an empty context: Pi prints [], not null
 	}
-	out, err := marshalOutput(tokensReport{PerMessage: perMessage, Context: est.Context()})
+	out, err := jsonout.Marshal(tokensReport{PerMessage: perMessage, Context: est.Context()})
 	if err != nil {
 		return err
 	}

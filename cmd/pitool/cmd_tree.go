@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"encoding/json"
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
@@ -75,7 +76,7 @@ func writeTreeJSON(w io.Writer, ix *jsonl.Index, tree *jsonl.Tree) error {
 		id := ix.ID(ix.ActiveLeaf())
 		leafID = &id
 	}
-	head, err := marshalOutput(leafID)
+	head, err := jsonout.Marshal(leafID)
 	if err != nil {
 		return err
 	}
@@ -88,7 +89,7 @@ func writeTreeJSON(w io.Writer, ix *jsonl.Index, tree *jsonl.Tree) error {
 		if err != nil {
 			return err
 		}
-		b, err := marshalOutput(row)
+		b, err := jsonout.Marshal(row)
 		if err != nil {
 			return err
 		}

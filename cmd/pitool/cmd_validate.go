@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
@@ -186,7 +187,7 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *
 
 // writeJSON writes v as one line of JSON.
 func writeJSON(w io.Writer, v any) error {
-	out, err := marshalOutput(v)
+	out, err := jsonout.Marshal(v)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -256,7 +257,7 @@ func TestMarshalRowsIsOneArray(t *testing.T) {
 	created := "2026-01-01T00:00:00.000Z"
 	var rows []any
 	for n := range 6 {
-		whole, err := marshalOutput(rows)
+		whole, err := jsonout.Marshal(rows)
 		if err != nil {
 			t.Fatal(err)
 		}
