@@ -14,10 +14,16 @@ import (
 // internal/when.
 func timeFlags() []cli.Flag {
 	return []cli.Flag{
-		timeFlag("since", "only entries at or after `TIME`: an age (7d, 12h), a date (2026-01-31) or an ISO time", nil),
-		timeFlag("until", "only entries before `TIME` (an age, a date: its start, or an ISO time)", nil),
+		timeFlag("since", sinceUsage, nil),
+		timeFlag("until", untilUsage, nil),
 	}
 }
+
+// The usage lines of --since and --until.
+const (
+	sinceUsage = "only entries at or after `TIME`: an age (7d, 12h), a date (2026-01-31) or an ISO time"
+	untilUsage = "only entries before `TIME` (an age, a date: its start, or an ISO time)"
+)
 
 // timeRange reads --since and --until; a zero time is an open end. A date
 // alone is its midnight in local time, as a day of stats --by day is.

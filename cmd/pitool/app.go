@@ -100,6 +100,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return code
 	}
 	app := newApp(e)
+	if completeFlagValue(app, args, e.stdout) {
+		return exitOK
+	}
 	args = helpArgs(args)
 	err := checkArgs(app, args)
 	if err == nil {

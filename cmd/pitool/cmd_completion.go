@@ -3,6 +3,8 @@ package main
 import (
 	_ "embed"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -70,4 +72,27 @@ func completionScript(app *cli.App, shell string) (string, error) {
 		return script, nil
 	}
 	return "", usagef("completion: unknown shell %q: use bash, zsh or fish", shell)
+}
+
+// completeFlagValue prints, for a command line that ends in a flag taking
+// one of a fixed set of words and the completion flag (`pitool stats --by
+// <TAB>`), those words, and reports whether it did.
+func completeFlagValue(app *cli.App, args []string, w io.Writer) bool {
+	n := len(args)
+	if n < 4 || args[n-1] != completionFlag {
+		return false
+	}
+	cmd := findCommand(app.Commands, args[1])
+	if cmd == nil {
+		return false
+	}
+	if sub := findCommand(cmd.Subcommands, args[2]); sub != nil {
+		cmd = sub
+	}
+	f := lookupFlag(cmd.Flags, strings.TrimLeft(args[n-2], "-"))
+	choices := flagChoices(f)
+	for _, c := range choices {
+		fmt.Fprintln(w, c)
+	}
+	return choices != nil
 }

@@ -49,7 +49,7 @@ type contextOptions struct {
 func (o *contextOptions) flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to build the context at", Destination: &o.leaf},
-		&cli.StringFlag{Name: "view", Value: "context", Usage: "`VIEW`: " + strings.Join(contextViews, ", "), Destination: &o.view},
+		choiceFlag("view", "`VIEW`: "+strings.Join(contextViews, ", "), contextViews, "context", &o.view),
 	}
 }
 
@@ -57,10 +57,8 @@ func (o *contextOptions) flags() []cli.Flag {
 var contextViews = []string{"context", "llm", "provider"}
 
 func (o *contextOptions) validate() (err error) {
-	if o.parsed, err = jsonl.ParseView(o.view); err != nil {
-		return &flagError{flag: "--view", err: fmt.Errorf("%q is not a view: %s", o.view, strings.Join(contextViews, ", "))}
-	}
-	return nil
+	o.parsed, err = jsonl.ParseView(o.view)
+	return err
 }
 
 // withLeaf indexes a file, resolves a leaf id ("" = the active leaf) and calls fn.

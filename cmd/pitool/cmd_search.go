@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
@@ -16,6 +17,7 @@ import (
 )
 
 func searchCommand(e *env) *cli.Command {
+	opts := &searchOptions{}
 	return &cli.Command{
 		Name:      "search",
 		Usage:     "find a pattern in what people and the model saw, across sessions",
@@ -55,49 +57,84 @@ Finding the copies reads the files twice (stdin, "-", once: its matches are
 all shown).
 
 ` + helpReadFailures,
-		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "regexp", Aliases: []string{"e"}, Usage: "PATTERN is a Go (RE2) regexp"},
-			&cli.BoolFlag{Name: "ignore-case", Aliases: []string{"i"}, Usage: "ignore case"},
-			&cli.StringSliceFlag{Name: "role", Usage: "only texts of `ROLE` (user, assistant, toolResult, bashExecution, custom, branchSummary, compactionSummary)"},
-			&cli.StringFlag{Name: "tool", Usage: "only the calls of tool `NAME` and their results"},
-			&cli.StringFlag{Name: "cwd", Usage: "only sessions whose cwd is `DIR` or lies under it"},
-			&cli.StringFlag{Name: "branch", Value: "all", Usage: "`WHICH` entries: all, or active (the path to the active leaf)"},
-			&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the files with a match"},
-			&cli.BoolFlag{Name: "count", Aliases: []string{"c"}, Usage: "print the number of matches of each file"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON object per match"},
-			&cli.BoolFlag{Name: "all-copies", Usage: "show a match in every clone, fork and copy of its session, not once"},
-			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto, always, never"},
-		}, timeFlags()...),
-		Action: func(c *cli.Context) error { return runSearch(c, e) },
+		Flags:  opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error { return runSearch(c, e, opts) }),
 	}
+}
+
+// searchOptions are search's flags.
+type searchOptions struct {
+	regexp, ignoreCase, files, count, json, allCopies bool
+	roleFlags                                         cli.StringSlice
+	tool, cwd, branch, color                          string
+	since, until                                      time.Time
+	roles                                             map[string]bool // --role, read by validate
+}
+
+func (o *searchOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "regexp", Aliases: []string{"e"}, Usage: "PATTERN is a Go (RE2) regexp", Destination: &o.regexp},
+		&cli.BoolFlag{Name: "ignore-case", Aliases: []string{"i"}, Usage: "ignore case", Destination: &o.ignoreCase},
+		&cli.StringSliceFlag{Name: "role", Usage: "only texts of `ROLE` (" + strings.Join(searchRoles, ", ") + ")", Destination: &o.roleFlags},
+		&cli.StringFlag{Name: "tool", Usage: "only the calls of tool `NAME` and their results", Destination: &o.tool},
+		&cli.StringFlag{Name: "cwd", Usage: "only sessions whose cwd is `DIR` or lies under it", Destination: &o.cwd},
+		choiceFlag("branch", "`WHICH` entries: all, or active (the path to the active leaf)", []string{"all", "active"}, "all", &o.branch),
+		&cli.BoolFlag{Name: "files-with-matches", Aliases: []string{"l"}, Usage: "print only the files with a match", Destination: &o.files},
+		&cli.BoolFlag{Name: "count", Aliases: []string{"c"}, Usage: "print the number of matches of each file", Destination: &o.count},
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON object per match", Destination: &o.json},
+		&cli.BoolFlag{Name: "all-copies", Usage: "show a match in every clone, fork and copy of its session, not once", Destination: &o.allCopies},
+		choiceFlag("color", "`WHEN` to colour: auto, always, never", []string{"auto", "always", "never"}, "auto", &o.color),
+		timeFlag("since", sinceUsage, &o.since),
+		timeFlag("until", untilUsage, &o.until),
+	}
+}
+
+// validate reads --role (repeated, or joined with commas) and --cwd.
+func (o *searchOptions) validate() error {
+	for _, v := range o.roleFlags.Value() {
+		for _, r := range strings.Split(v, ",") {
+			if !contains(searchRoles, r) {
+				return &flagError{flag: "--role", err: fmt.Errorf("%q is not one of %s", r, strings.Join(searchRoles, ", "))}
+			}
+			if o.roles == nil {
+				o.roles = map[string]bool{}
+			}
+			o.roles[r] = true
+		}
+	}
+	if o.cwd != "" {
+		abs, err := filepath.Abs(o.cwd)
+		if err != nil {
+			return fmt.Errorf("--cwd %s: %w", o.cwd, err)
+		}
+		o.cwd = abs
+	}
+	return nil
 }
 
 // searchRoles are the roles --role takes.
 var searchRoles = []string{jsonl.RoleUser, jsonl.RoleAssistant, jsonl.RoleToolResult, jsonl.RoleBashExecution,
 	jsonl.RoleCustom, jsonl.RoleBranchSummary, jsonl.RoleCompactionSummary}
 
-func runSearch(c *cli.Context, e *env) error {
+func runSearch(c *cli.Context, e *env, o *searchOptions) error {
 	if c.NArg() == 0 {
 		return usagef("search takes a PATTERN")
 	}
-	m, err := search.Compile(c.Args().First(), c.Bool("regexp"), c.Bool("ignore-case"))
+	m, err := search.Compile(c.Args().First(), o.regexp, o.ignoreCase)
 	if err != nil {
 		return usagef("%s", err)
 	}
-	opts, err := searchOptions(c)
-	if err != nil {
-		return err
+	paths := c.Args().Tail()
+	if o.branch == "active" && contains(paths, jsonl.StdinName) {
+		return usagef("--branch active reads a file twice and stdin (-) once: save it to a file first")
 	}
-	files, rf, err := sessionPaths(e, c.Args().Tail())
+	files, rf, err := sessionPaths(e, paths)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(e.stdout, 64<<10)
-	out := &searchOutput{e: e, rf: rf, w: w, json: c.Bool("json"), files: c.Bool("files-with-matches"), count: c.Bool("count")}
-	if out.color, err = useColor(c.String("color"), e.stdout); err != nil {
-		return err
-	}
-	err = search.Run(c.Context, m, opts, files, 0, out)
+	out := &searchOutput{e: e, rf: rf, w: w, json: o.json, files: o.files, count: o.count, color: useColor(o.color, e.stdout)}
+	err = search.Run(c.Context, m, o.query(e.stdin), files, 0, out)
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
@@ -110,58 +147,26 @@ func runSearch(c *cli.Context, e *env) error {
 	return err
 }
 
-// searchOptions reads the filters and output flags.
-func searchOptions(c *cli.Context) (search.Options, error) {
-	var o search.Options
-	var err error
-	o.Since, o.Until = timeRange(c)
-	for _, v := range c.StringSlice("role") {
-		for _, r := range strings.Split(v, ",") {
-			if !contains(searchRoles, r) {
-				return o, usagef("--role: unknown role %q (want %s)", r, strings.Join(searchRoles, ", "))
-			}
-			if o.Roles == nil {
-				o.Roles = map[string]bool{}
-			}
-			o.Roles[r] = true
-		}
+// query is what the flags ask of search.Run.
+func (o *searchOptions) query(stdin io.Reader) search.Options {
+	q := search.Options{CountOnly: o.count || o.files, Stdin: stdin, Copies: !o.allCopies,
+		Filter: search.Filter{Since: o.since, Until: o.until, Roles: o.roles, Tool: o.tool, Cwd: o.cwd, Active: o.branch == "active"}}
+	if o.files {
+		q.Limit = 1
 	}
-	o.Tool = c.String("tool")
-	if cwd := c.String("cwd"); cwd != "" {
-		if o.Cwd, err = filepath.Abs(cwd); err != nil {
-			return o, err
-		}
-	}
-	switch c.String("branch") {
-	case "all":
-	case "active":
-		o.Active = true
-	default:
-		return o, usagef("--branch: %q is neither all nor active", c.String("branch"))
-	}
-	if c.Bool("files-with-matches") {
-		o.Limit = 1
-	}
-	o.CountOnly = c.Bool("count") || c.Bool("files-with-matches")
-	o.Stdin = c.App.Reader
-	o.Copies = !c.Bool("all-copies")
-	if o.Active && contains(c.Args().Tail(), jsonl.StdinName) {
-		return o, usagef("--branch active reads a file twice and stdin (-) once: save it to a file first")
-	}
-	return o, nil
+	return q
 }
 
-// useColor decides whether to colour: never with NO_COLOR set (no-color.org).
-func useColor(when string, w io.Writer) (bool, error) {
+// useColor decides whether to colour for --color WHEN: never with NO_COLOR
+// set (no-color.org).
+func useColor(when string, w io.Writer) bool {
 	switch when {
 	case "always":
-		return true, nil
-	case "never":
-		return false, nil
+		return true
 	case "auto":
-		return os.Getenv("NO_COLOR") == "" && progress.IsTerminal(w), nil
+		return os.Getenv("NO_COLOR") == "" && progress.IsTerminal(w)
 	}
-	return false, usagef("--color: %q is not auto, always or never", when)
+	return false
 }
 
 // The colours of a match line, ripgrep's.

@@ -41,7 +41,7 @@ repeated} and --csv one line per row, the total last.
 
 ` + helpReadFailures,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "by", Value: string(stats.ByDay), Usage: "group by `WHAT`: " + strings.Join(statsGroupings(), ", ")},
+			choiceFlag("by", "group by `WHAT`: "+strings.Join(statsGroupings(), ", "), statsGroupings(), string(stats.ByDay), nil),
 			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
 			&cli.BoolFlag{Name: "csv", Usage: "print the report as CSV"},
 			&cli.BoolFlag{Name: "per-file", Usage: "count each file's entries as Pi's /session does, copies in other files again"},

@@ -7,6 +7,7 @@ import (
 )
 
 func tokensCommand(e *env) *cli.Command {
+	opts := &tokensOptions{}
 	return &cli.Command{
 		Name:      "tokens",
 		Usage:     "estimate tokens per context message and for the whole context, as Pi does",
@@ -17,20 +18,29 @@ up) and estimateContextTokens (the last trusted assistant usage plus the
 estimates of the messages after it).
 
 ` + helpReadOneFile,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to estimate at"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return withLeaf(e, file, c.String("leaf"), func(ix *jsonl.Index, leaf int) error {
+			return withLeaf(e, file, opts.leaf, func(ix *jsonl.Index, leaf int) error {
 				return runTokens(e, ix, leaf)
 			})
-		},
+		}),
 	}
 }
+
+// tokensOptions are tokens' flags.
+type tokensOptions struct {
+	leaf string // --leaf, "" for the active leaf
+}
+
+func (o *tokensOptions) flags() []cli.Flag {
+	return []cli.Flag{&cli.StringFlag{Name: "leaf", Usage: "entry `ID` to estimate at", Destination: &o.leaf}}
+}
+
+func (o *tokensOptions) validate() error { return nil }
 
 type tokensReport struct {
 	PerMessage []int               `json:"perMessage"`

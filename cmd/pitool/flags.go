@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pitool/pitool/internal/when"
@@ -128,4 +130,51 @@ func flagTime(c *cli.Context, name string) time.Time {
 		return *v.dst
 	}
 	return time.Time{}
+}
+
+// choiceValue is the value of a flag that takes one word of a fixed set
+// (--view, --by, --color), bound to a field: any other word is refused with
+// the set (checkArgs), and shell completion offers the set (cmd_completion.go).
+type choiceValue struct {
+	dst     *string
+	choices []string
+}
+
+// Set takes s if it is one of the choices.
+func (v *choiceValue) Set(s string) error {
+	if err := v.check(s); err != nil {
+		return err
+	}
+	*v.dst = s
+	return nil
+}
+
+func (v *choiceValue) String() string { return *v.dst }
+
+// check reports whether s is one of the choices.
+func (v *choiceValue) check(s string) error {
+	if !contains(v.choices, s) {
+		return fmt.Errorf("%q is not one of %s", s, strings.Join(v.choices, ", "))
+	}
+	return nil
+}
+
+// choiceFlag is a flag taking one of choices, def until given, bound to dst
+// (nil: a string of its own, read with c.String).
+func choiceFlag(name, usage string, choices []string, def string, dst *string) *cli.GenericFlag {
+	if dst == nil {
+		dst = new(string)
+	}
+	*dst = def
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &choiceValue{dst: dst, choices: choices}}
+}
+
+// flagChoices returns the words flag f takes, or nil if any word will do.
+func flagChoices(f cli.Flag) []string {
+	if g, ok := f.(*cli.GenericFlag); ok {
+		if v, ok := g.Value.(*choiceValue); ok {
+			return v.choices
+		}
+	}
+	return nil
 }
