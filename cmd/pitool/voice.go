@@ -78,32 +78,68 @@ func isPlainWord(s string) bool {
 }
 
 // describe renders err for the user: "interrupted" for a cancelled run, and
-// an operating-system error as "PATH: reason", without Go's operation name
-// ("open", "stat") and without repeating a path already given.
-func describe(err error) string {
-	if errors.Is(err, context.Canceled) {
-		return "interrupted"
-	}
-	msg := err.Error()
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		msg = strings.Replace(msg, io.ErrUnexpectedEOF.Error(), "compressed stream ends early (truncated file)", 1)
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		msg = strings.Replace(msg, pe.Error(), pe.Path+": "+reason(pe.Err), 1)
-		msg = strings.Replace(msg, pe.Path+": "+pe.Path+": ", pe.Path+": ", 1)
-	}
-	return msg
-}
+// otherwise the error chain layer by layer (sayChain).
+func describe(err error) string { return sayChain(err, "") }
 
 // fileError renders an error about path as "PATH: reason", the path once:
-// "repair: PATH: permission denied" becomes "PATH: repair: permission denied".
+// "repair: open PATH: permission denied" becomes "PATH: repair: permission
+// denied".
 func fileError(path string, err error) string {
-	msg := describe(err)
+	msg := sayChain(err, path)
 	if path == "" || mentions(msg, path) {
 		return msg
 	}
-	return path + ": " + strings.Replace(msg, ": "+path+": ", ": ", 1)
+	return path + ": " + msg
+}
+
+// sayChain renders err layer by layer: each wrapping layer keeps its own
+// words (what its Error adds before its cause's), and the causes pitool
+// knows are said in plain words: an operating-system error as "PATH:
+// reason", without Go's operation name ("open", "stat"), and only "reason"
+// where the path is known (already said by the layer above, or by the
+// caller); a stream that ends early as a truncated file; a cancelled run as
+// "interrupted".
+func sayChain(err error, known string) string {
+	if errors.Is(err, context.Canceled) {
+		return "interrupted"
+	}
+	if pe, ok := err.(*fs.PathError); ok {
+		if pe.Path == known {
+			return reason(pe.Err)
+		}
+		return pe.Path + ": " + reason(pe.Err)
+	}
+	if err == io.ErrUnexpectedEOF {
+		return "compressed stream ends early (truncated file)"
+	}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		return sayJoined(err, joined.Unwrap(), known)
+	}
+	cause := errors.Unwrap(err)
+	if cause == nil {
+		return err.Error()
+	}
+	own, ok := strings.CutSuffix(err.Error(), cause.Error())
+	if !ok {
+		return err.Error() // a layer that words its cause itself
+	}
+	if pe, ok := cause.(*fs.PathError); ok && strings.HasSuffix(own, pe.Path+": ") {
+		known = pe.Path
+	}
+	return own + sayChain(cause, known)
+}
+
+// sayJoined renders the errors.Join of errs, one line each, or err's own
+// text when it is not that.
+func sayJoined(err error, errs []error, known string) string {
+	texts, said := make([]string, len(errs)), make([]string, len(errs))
+	for i, e := range errs {
+		texts[i], said[i] = e.Error(), sayChain(e, known)
+	}
+	if strings.Join(texts, "\n") != err.Error() {
+		return err.Error()
+	}
+	return strings.Join(said, "\n")
 }
 
 // withPath wraps err with path unless its message starts with path already.

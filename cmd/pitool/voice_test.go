@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -27,6 +28,10 @@ func TestFileErrorNamesThePathOnce(t *testing.T) {
 			"s.jsonl: append to s.jsonl: no space left on device"},
 		{"s.jsonl", fmt.Errorf("sync s.jsonl: %w", &os.PathError{Op: "sync", Path: "s.jsonl", Err: syscall.EIO}),
 			"s.jsonl: sync s.jsonl: input/output error"},
+		{"s.jsonl", errors.Join(fmt.Errorf("close: %w", errOpen), errors.New("write: disk full")),
+			"s.jsonl: close: /nonexistent/s.jsonl: no such file or directory\nwrite: disk full"},
+		{"/nonexistent/s.jsonl", fmt.Errorf("%w (while reading)", errOpen),
+			"/nonexistent/s.jsonl: open /nonexistent/s.jsonl: no such file or directory (while reading)"},
 		{"t.jsonl.gz", &jsonl.PosError{File: "t.jsonl.gz", Line: 3, Offset: 284, Err: io.ErrUnexpectedEOF},
 			"t.jsonl.gz:3 (byte 284): compressed stream ends early (truncated file)"},
 	}
