@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -155,8 +156,11 @@ func checkFlags(path string, cmd *cli.Command, args []string) error {
 			return &unknownFlagError{flag: dashed(name), suggest: suggestFlag(cmd.Flags, name), command: path}
 		}
 		if !inline {
-			if !takesValue(cmd, a) || i+1 >= len(args) {
+			if !takesValue(cmd, a) {
 				continue
+			}
+			if i+1 >= len(args) {
+				return &flagError{flag: dashed(name), err: errors.New("needs a value")}
 			}
 			i++
 			value = args[i]
