@@ -69,7 +69,7 @@ func completionScript(app *cli.App, shell string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("fish completion: %w", err)
 		}
-		return script, nil
+		return script + fishChoices(app.Name, app.Commands), nil
 	}
 	return "", usagef("completion: unknown shell %q: use bash, zsh or fish", shell)
 }
@@ -95,4 +95,20 @@ func completeFlagValue(app *cli.App, args []string, w io.Writer) bool {
 		fmt.Fprintln(w, c)
 	}
 	return choices != nil
+}
+
+// fishChoices completes, in fish, the values of the flags that take one of
+// a fixed set of words (urfave's fish script completes only their names).
+func fishChoices(prog string, cmds []*cli.Command) string {
+	var b strings.Builder
+	for _, c := range cmds {
+		for _, f := range c.Flags {
+			if choices := flagChoices(f); choices != nil {
+				fmt.Fprintf(&b, "complete -c %s -n '__fish_seen_subcommand_from %s' -f -l %s -r -a '%s'\n",
+					prog, c.Name, f.Names()[0], strings.Join(choices, " "))
+			}
+		}
+		b.WriteString(fishChoices(prog, c.Subcommands))
+	}
+	return b.String()
 }
