@@ -19,8 +19,8 @@ const readmePath = "../../README.md"
 // command, run by sh in a copy of the repository's testdata (so a command
 // that writes works on the copy), and the lines up to the next command or
 // the block's end are what it prints, stdout and stderr as a terminal shows
-// them. Commands run with TZ=UTC, NO_COLOR=1, and pitool from this test
-// binary first in PATH.
+// them. Commands run with TZ=UTC, NO_COLOR=1, COLUMNS=120, HOME and Pi's
+// folder in the copy, and pitool from this test binary first in PATH.
 
 // regenerateReadme says how to bring the README's example outputs up to date.
 const regenerateReadme = "regenerate them with 'go test ./cmd/pitool -run TestReadmeExamples -update' and check the diff"
@@ -116,7 +116,7 @@ func exampleDir(t *testing.T) string {
 func runExample(t *testing.T, dir, command string) string {
 	cmd := exec.Command("sh", "-c", command)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, ".bin")+":"+os.Getenv("PATH"), "TZ=UTC", "NO_COLOR=1",
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, ".bin")+":"+os.Getenv("PATH"), "TZ=UTC", "NO_COLOR=1", "COLUMNS=120",
 		"HOME="+dir, "PI_CODING_AGENT_DIR="+filepath.Join(dir, ".pi-agent"))
 	out, err := cmd.CombinedOutput()
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
