@@ -123,6 +123,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		e.errorf("interrupted")
 	case err != nil && code != exitFindings && !errors.Is(err, errReported):
 		e.printError(err)
+		e.candidateHints(err)
 	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) {
 		e.hintf("run 'pitool --help' or 'pitool COMMAND --help'")
