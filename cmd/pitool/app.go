@@ -101,6 +101,7 @@ func commands(e *env) []*cli.Command {
 		unarchiveCommand(e),
 		redactCommand(e),
 		exportCommand(e),
+		showCommand(e),
 		cloneCommand(e),
 		forkCommand(e),
 		completionCommand(e),
