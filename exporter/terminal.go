@@ -130,7 +130,8 @@ func (s *screen) head(h Head) {
 func (s *screen) heading(it *Item, who string, codes ...string) {
 	s.line("")
 	if it.BranchFrom != "" {
-		s.plain(0, "── branch from "+it.BranchFrom+" "+strings.Repeat("─", s.to.Width), sgrYellow)
+		mark := termtext.Visible("── branch from " + it.BranchFrom + " ")
+		s.line(s.paint(mark+strings.Repeat("─", max(0, s.to.Width-runewidth.StringWidth(mark))), sgrYellow))
 	}
 	text := runewidth.Truncate(termtext.Visible(who), s.to.Width-len(it.Time)-5, "…")
 	s.line(s.paint("▍"+text, append(codes, sgrBold)...) + s.paint(" · "+it.Time, sgrDim))
@@ -157,10 +158,10 @@ func (s *screen) item(it *Item) {
 		s.heading(it, "["+it.Custom.Type+"]", sgrPurple)
 		s.text(bodyIndent, it.Custom.Text+it.Custom.JSON, true)
 	case it.Summary != nil && it.Summary.Compaction:
-		s.heading(it, "Compaction summary — what Pi sent instead of the turns before", sgrYellow)
+		s.heading(it, "Compaction summary", sgrYellow)
 		s.markdown(it.Summary.Text)
 	case it.Summary != nil:
-		s.heading(it, "Branch summary — of a branch left", sgrYellow)
+		s.heading(it, "Branch summary", sgrYellow)
 		s.markdown(it.Summary.Text)
 	case it.Setting != "":
 		s.line("")

@@ -68,3 +68,19 @@ func TestVisibleText(t *testing.T) {
 		}
 	}
 }
+
+func TestWriterShowsControlsSplitAcrossWrites(t *testing.T) {
+	var out strings.Builder
+	w := NewWriter(&out)
+	for _, piece := range []string{"a \x1b", "]52;c;aGk=\x07 b\n\x1b[", "2J\nlast"} {
+		if _, err := w.Write([]byte(piece)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "a \\x1b]52;c;aGk=\\x07 b\n\\x1b[2J\nlast"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
