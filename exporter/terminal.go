@@ -116,14 +116,11 @@ func (s *screen) head(h Head) {
 	title := runewidth.Truncate(termtext.Visible(h.Title), s.to.Width-4, "…")
 	rule := max(0, s.to.Width-runewidth.StringWidth(title)-4)
 	s.line(s.paint("━━ "+title+" "+strings.Repeat("━", rule), sgrBold))
-	facts := []string{h.SessionID}
-	for _, f := range []string{h.Cwd, h.Date} {
-		if f != "" {
-			facts = append(facts, f)
+	for _, f := range []string{h.SessionID + "  " + h.Date, h.Cwd, "shown: " + h.Shown} {
+		if strings.TrimSpace(f) != "" {
+			s.plain(0, f, sgrDim)
 		}
 	}
-	s.plain(0, strings.Join(facts, "  ·  "), sgrDim)
-	s.plain(0, "shown: "+h.Shown, sgrDim)
 }
 
 // heading starts an item: a bar, who or what, and the time.

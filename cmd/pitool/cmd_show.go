@@ -14,10 +14,11 @@ import (
 
 // showOptions are show's flags.
 type showOptions struct {
-	leaf string
-	cwd  string
-	all  bool
-	full bool
+	leaf  string
+	cwd   string
+	all   bool
+	full  bool
+	color string
 }
 
 func showCommand(e *env) *cli.Command {
@@ -34,7 +35,8 @@ unfolds results and thinking), compactions and branch summaries marked as such.
 The session is a path, - for stdin, a session id or a unique prefix of one, or
 latest (the most recent session; of the project --cwd names, when given), looked
 up in Pi's sessions folder. Lines fit the terminal ($COLUMNS, else its width,
-else 80 columns); colour only on a terminal and without $NO_COLOR. Nothing in a
+else 80 columns); colour only on a terminal and without $NO_COLOR, unless
+--color says otherwise. Nothing in a
 session can control the terminal: control characters are shown as \x1b and the
 like.
 
@@ -44,6 +46,7 @@ like.
 			&cli.StringFlag{Name: "cwd", Usage: "latest is of the project in `DIR`", Destination: &o.cwd},
 			&cli.BoolFlag{Name: "all", Usage: "every branch, in tree order", Destination: &o.all},
 			&cli.BoolFlag{Name: "full", Usage: "unfold tool outputs and thinking", Destination: &o.full},
+			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto (a terminal without $NO_COLOR), always or never", Destination: &o.color},
 		},
 		Action: func(c *cli.Context) error {
 			file, err := oneFile(c)
@@ -56,13 +59,17 @@ like.
 }
 
 func runShow(c *cli.Context, e *env, o showOptions, file string) error {
+	color, err := useColor(o.color, e.stdout)
+	if err != nil {
+		return err
+	}
 	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
 	noteDamage(e, file, ix)
-	to := exporter.TerminalOptions{Width: terminalWidth(e.stdout), Color: colorOn(e.stdout), Full: o.full}
+	to := exporter.TerminalOptions{Width: terminalWidth(e.stdout), Color: color, Full: o.full}
 	return exporter.ShowTerminal(c.Context, e.stdout, ix, exporter.HTMLOptions{Leaf: o.leaf, AllBranches: o.all}, to)
 }
 
@@ -85,10 +92,4 @@ func terminalWidth(w io.Writer) int {
 		}
 	}
 	return 80
-}
-
-// colorOn reports whether to colour what goes to w: on a terminal, unless
-// $NO_COLOR is set (no-color.org) or $TERM is dumb.
-func colorOn(w io.Writer) bool {
-	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" && progress.IsTerminal(w)
 }
