@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/glamour"
 	"github.com/charmbracelet/glamour/styles"
-	"github.com/mattn/go-runewidth"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
@@ -108,13 +108,13 @@ func (s *screen) line(text string) {
 
 // plain writes a line of session text at indent, made visible and clipped.
 func (s *screen) plain(indent int, text string, codes ...string) {
-	text = runewidth.Truncate(termtext.Visible(text), s.to.Width-indent, "…")
+	text = ansi.Truncate(termtext.Visible(text), s.to.Width-indent, "…")
 	s.line(strings.Repeat(" ", indent) + s.paint(text, codes...))
 }
 
 func (s *screen) head(h Head) {
-	title := runewidth.Truncate(termtext.Visible(h.Title), s.to.Width-4, "…")
-	rule := max(0, s.to.Width-runewidth.StringWidth(title)-4)
+	title := ansi.Truncate(termtext.Visible(h.Title), s.to.Width-4, "…")
+	rule := max(0, s.to.Width-ansi.StringWidth(title)-4)
 	s.line(s.paint("━━ "+title+" "+strings.Repeat("━", rule), sgrBold))
 	for _, f := range []string{h.SessionID + "  " + h.Date, h.Cwd, "shown: " + h.Shown} {
 		if strings.TrimSpace(f) != "" {
@@ -128,9 +128,9 @@ func (s *screen) heading(it *Item, who string, codes ...string) {
 	s.line("")
 	if it.BranchFrom != "" {
 		mark := termtext.Visible("── branch from " + it.BranchFrom + " ")
-		s.line(s.paint(mark+strings.Repeat("─", max(0, s.to.Width-runewidth.StringWidth(mark))), sgrYellow))
+		s.line(s.paint(mark+strings.Repeat("─", max(0, s.to.Width-ansi.StringWidth(mark))), sgrYellow))
 	}
-	text := runewidth.Truncate(termtext.Visible(who), s.to.Width-len(it.Time)-5, "…")
+	text := ansi.Truncate(termtext.Visible(who), s.to.Width-len(it.Time)-5, "…")
 	s.line(s.paint("▍"+text, append(codes, sgrBold)...) + s.paint(" · "+it.Time, sgrDim))
 }
 
@@ -276,7 +276,7 @@ func (s *screen) folded(indent int, prefix, text string, codes ...string) {
 	if n := strings.Count(rest, "\n") + 1; rest != "" {
 		more := " (" + plural(n, "more line") + ")"
 		width := s.to.Width - indent - len(more)
-		s.line(strings.Repeat(" ", indent) + s.paint(runewidth.Truncate(termtext.Visible(line), width, "…"), codes...) + s.paint(more, sgrDim))
+		s.line(strings.Repeat(" ", indent) + s.paint(ansi.Truncate(termtext.Visible(line), width, "…"), codes...) + s.paint(more, sgrDim))
 		return
 	}
 	s.plain(indent, line, codes...)
@@ -291,24 +291,11 @@ func (s *screen) text(indent int, text string, fold bool) {
 		return
 	}
 	for _, l := range strings.Split(text, "\n") {
-		for _, part := range wrapWidth(termtext.Visible(strings.ReplaceAll(l, "\t", "    ")), s.to.Width-indent) {
+		l = ansi.Hardwrap(termtext.Visible(strings.ReplaceAll(l, "\t", "    ")), s.to.Width-indent, true)
+		for _, part := range strings.Split(l, "\n") {
 			s.line(strings.Repeat(" ", indent) + part)
 		}
 	}
-}
-
-// wrapWidth cuts a line into pieces of at most width columns.
-func wrapWidth(line string, width int) []string {
-	var out []string
-	for runewidth.StringWidth(line) > width {
-		head := runewidth.Truncate(line, width, "")
-		if head == "" {
-			break
-		}
-		out = append(out, head)
-		line = line[len(head):]
-	}
-	return append(out, line)
 }
 
 // markdown renders session markdown, made visible first, at the body's
@@ -321,6 +308,9 @@ func (s *screen) markdown(text string) {
 	}
 	out = strings.Trim(out, "\n")
 	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > s.to.Width { // a word longer than the line: glamour does not break it
+			l = ansi.Hardwrap(l, s.to.Width, true)
+		}
 		s.line(strings.TrimRight(l, " "))
 	}
 }
