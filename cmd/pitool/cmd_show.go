@@ -43,7 +43,7 @@ like.
 ` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to show", Destination: &o.leaf},
-			&cli.StringFlag{Name: "cwd", Usage: "latest is of the project in `DIR`", Destination: &o.cwd},
+			&cli.StringFlag{Name: "cwd", Usage: "the project in `DIR`: latest is its most recent session, an id prefix prefers its sessions", Destination: &o.cwd},
 			&cli.BoolFlag{Name: "all", Usage: "every branch, in tree order", Destination: &o.all},
 			&cli.BoolFlag{Name: "full", Usage: "unfold tool outputs and thinking", Destination: &o.full},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` to colour: auto (a terminal without $NO_COLOR), always or never", Destination: &o.color},

@@ -106,7 +106,20 @@ func Resolve(ctx context.Context, arg string, opts RefOptions) (string, error) {
 	if arg == Latest {
 		return latest(rows, dir, opts.Cwd)
 	}
-	return byID(rows, arg, dir, statErr)
+	return byID(rows, arg, dir, projectOf(opts.Cwd), statErr)
+}
+
+// projectOf is the folder whose sessions a prefix prefers, as Pi prefers
+// the current project's: cwd when set, else the working directory.
+func projectOf(cwd string) string {
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	abs, err := filepath.Abs(cwd)
+	if err != nil {
+		return ""
+	}
+	return abs
 }
 
 // refDir is the sessions folder to look in, when it exists.
@@ -185,8 +198,9 @@ func sameCwd(cwd, abs string) bool {
 	return err == nil && c == abs
 }
 
-// byID is the session whose id is ref, else the one whose id starts with it.
-func byID(rows []*jsonl.Listing, ref, dir string, statErr error) (string, error) {
+// byID is the session whose id is ref, else the one whose id starts with
+// it, else the one of the project here whose id starts with it.
+func byID(rows []*jsonl.Listing, ref, dir, here string, statErr error) (string, error) {
 	var matches []*jsonl.Listing
 	for _, r := range rows {
 		if r.ID == ref {
@@ -201,6 +215,10 @@ func byID(rows []*jsonl.Listing, ref, dir string, statErr error) (string, error)
 		return "", &NotFoundError{Ref: ref, Dir: dir, Err: statErr}
 	case oneID(matches):
 		return matches[0].Path, nil // one session, or copies of it: the newest
+	}
+	local := slices.DeleteFunc(slices.Clone(matches), func(r *jsonl.Listing) bool { return !sameCwd(r.Cwd, here) })
+	if len(local) > 0 && oneID(local) {
+		return local[0].Path, nil
 	}
 	return "", &AmbiguousError{Ref: ref, Count: len(matches), Candidates: matches[:min(len(matches), MaxCandidates)]}
 }

@@ -77,3 +77,15 @@ func TestResolvePathWins(t *testing.T) {
 		t.Fatalf("a file named latest: got %q, %v; want the file", got, err)
 	}
 }
+
+// TestResolvePrefersTheProject: of several sessions a prefix matches, the
+// one of the project (as Pi prefers the current project's) is taken.
+func TestResolvePrefersTheProject(t *testing.T) {
+	dir := t.TempDir()
+	here := writeSession(t, dir, "a.jsonl", "aaaa1111", "/p/here", "2026-01-01T00:00:00.000Z")
+	writeSession(t, dir, "b.jsonl", "aaab2222", "/p/there", "2026-02-01T00:00:00.000Z")
+	got, err := Resolve(context.Background(), "aaa", RefOptions{Dir: dir, Cwd: "/p/here"})
+	if err != nil || got != here {
+		t.Fatalf("got %q, %v; want the project's session %q", got, err, here)
+	}
+}
