@@ -153,7 +153,7 @@ func (s *screen) item(it *Item) {
 		s.bash(it)
 	case it.Custom != nil:
 		s.heading(it, "["+it.Custom.Type+"]", sgrPurple)
-		s.text(bodyIndent, it.Custom.Text+it.Custom.JSON, true)
+		s.text(bodyIndent, it.Custom.Text+it.Custom.JSON)
 	case it.Summary != nil && it.Summary.Compaction:
 		s.heading(it, "Compaction summary", sgrYellow)
 		s.markdown(it.Summary.Text)
@@ -198,7 +198,7 @@ func (s *screen) thinking(b Block) {
 	case strings.TrimSpace(b.Thinking) == "":
 	case s.to.Full:
 		s.plain(bodyIndent, "thinking:", sgrDim, "3")
-		s.text(bodyIndent+2, b.Thinking, false)
+		s.text(bodyIndent+2, b.Thinking)
 	default:
 		s.folded(bodyIndent, "thinking: ", b.Thinking, sgrDim, "3")
 	}
@@ -254,7 +254,7 @@ func (s *screen) result(r *ToolResult) {
 	}
 	if s.to.Full {
 		s.plain(bodyIndent+2, strings.TrimSpace(mark), codes...)
-		s.text(bodyIndent+4, text, false)
+		s.text(bodyIndent+4, text)
 		return
 	}
 	s.folded(bodyIndent+2, mark, text, codes...)
@@ -283,13 +283,9 @@ func (s *screen) folded(indent int, prefix, text string, codes ...string) {
 }
 
 // text writes session text that is not markdown at indent, every line
-// wrapped to the width (or, folded, only the first line and a count).
-func (s *screen) text(indent int, text string, fold bool) {
+// wrapped to the width.
+func (s *screen) text(indent int, text string) {
 	text = strings.TrimSpace(text)
-	if fold && !s.to.Full {
-		s.folded(indent, "", text)
-		return
-	}
 	for _, l := range strings.Split(text, "\n") {
 		l = ansi.Hardwrap(termtext.Visible(strings.ReplaceAll(l, "\t", "    ")), s.to.Width-indent, true)
 		for _, part := range strings.Split(l, "\n") {
