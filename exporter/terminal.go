@@ -84,6 +84,7 @@ type screen struct {
 const (
 	sgrBold   = "1"
 	sgrDim    = "2"
+	sgrItalic = "3"
 	sgrRed    = "31"
 	sgrGreen  = "32"
 	sgrYellow = "33"
@@ -197,10 +198,10 @@ func (s *screen) thinking(b Block) {
 		s.plain(bodyIndent, "thinking (withheld by the provider)", sgrDim)
 	case strings.TrimSpace(b.Thinking) == "":
 	case s.to.Full:
-		s.plain(bodyIndent, "thinking:", sgrDim, "3")
+		s.plain(bodyIndent, "thinking:", sgrDim, sgrItalic)
 		s.text(bodyIndent+2, b.Thinking)
 	default:
-		s.folded(bodyIndent, "thinking: ", b.Thinking, sgrDim, "3")
+		s.folded(bodyIndent, "thinking: ", b.Thinking, sgrDim, sgrItalic)
 	}
 }
 
