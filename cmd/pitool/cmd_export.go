@@ -115,17 +115,23 @@ fenced blocks, summaries, and errors and aborted turns marked.
 type exportWriter func(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error
 
 func htmlWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
-	return exporter.ExportHTML(c.Context, w, ix, opts)
+	return toTerminal(w, func(w io.Writer) error { return exporter.ExportHTML(c.Context, w, ix, opts) })
 }
 
-// markdownWriter writes Markdown, exact to a file or a pipe; to a terminal
-// every control character from the session is shown, never obeyed.
 func markdownWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
+	return toTerminal(w, func(w io.Writer) error { return exporter.ExportMarkdown(c.Context, w, ix, opts) })
+}
+
+// toTerminal calls write with w, or, when w is a terminal, with a
+// termtext.Writer over it, so that a control character from the session
+// is shown on the terminal, never obeyed; a file or a pipe gets the
+// export's bytes exactly.
+func toTerminal(w io.Writer, write func(io.Writer) error) error {
 	if !progress.IsTerminal(w) {
-		return exporter.ExportMarkdown(c.Context, w, ix, opts)
+		return write(w)
 	}
 	tw := termtext.NewWriter(w)
-	if err := exporter.ExportMarkdown(c.Context, tw, ix, opts); err != nil {
+	if err := write(tw); err != nil {
 		return err
 	}
 	return tw.Close()
