@@ -12,21 +12,13 @@ import (
 // sessions folder; latest is of the project of --cwd when the command has
 // that flag and it is given.
 func sessionArg(c *cli.Context, arg string) (string, error) {
-	path, err := sessionfiles.Resolve(c.Context, arg, sessionfiles.RefOptions{Cwd: c.String("cwd")})
-	if ae := (*sessionfiles.AmbiguousError)(nil); errors.As(err, &ae) {
-		return "", &ambiguousError{ae}
-	}
-	return path, err
+	return sessionfiles.Resolve(c.Context, arg, sessionfiles.RefOptions{Cwd: c.String("cwd")})
 }
 
-// ambiguousError is a usage error (exit 2) that lists the sessions an id
-// prefix matches, as hints after the error (candidateHints).
-type ambiguousError struct{ *sessionfiles.AmbiguousError }
-
-// candidateHints lists, one hint each, the sessions an ambiguous prefix in
-// err matches: id, last activity, first message and path.
+// candidateHints lists, one hint each, the sessions that an ambiguous id
+// prefix in err matches: id, last activity, first message and path.
 func (e *env) candidateHints(err error) {
-	var ae *ambiguousError
+	var ae *sessionfiles.AmbiguousError
 	if !errors.As(err, &ae) {
 		return
 	}
