@@ -55,7 +55,9 @@ func (f File) NotRegular() *jsonl.NotSessionError {
 // Expand turns paths (files, folders and "-") into session files, folders
 // searched recursively and sorted, in the order given. Symlinked folders and
 // files are followed; a folder reached twice (a symlink loop, or two links to
-// one folder) is searched once, and a file reached twice is listed once.
+// one folder) is searched once, and a file reached twice is listed once. A
+// path that does not exist but names a session (a session id, a prefix of
+// one, or latest: Resolve) stands for that session's file.
 func Expand(paths []string) ([]File, error) {
 	return ExpandMatching(paths, Match{Name: IsSessionName})
 }
