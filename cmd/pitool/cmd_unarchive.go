@@ -49,7 +49,8 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 				}
 				archive, err := sessionArg(c, archive)
 				if err != nil {
-					e.errorf("%s", describe(err))
+					e.printError(err)
+					e.candidateHints(err)
 					failed++
 					continue
 				}
