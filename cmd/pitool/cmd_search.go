@@ -288,9 +288,11 @@ func matchLabel(m search.Match) string {
 }
 
 // printable shows control characters as symbols, so that a snippet stays
-// on its line and cannot drive the terminal: a newline is ⏎, a tab a space.
+// on its line and cannot drive the terminal: a newline is ⏎, a tab a space;
+// what else termtext.Visible escapes (bidirectional controls that reorder
+// the line, bytes that are not UTF-8) it escapes.
 func printable(s string) string {
-	return strings.Map(func(r rune) rune {
+	return termtext.Visible(strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n':
 			return '⏎'
@@ -304,5 +306,5 @@ func printable(s string) string {
 			return '�'
 		}
 		return r
-	}, s)
+	}, s))
 }
