@@ -80,8 +80,12 @@ func (e *AmbiguousError) Error() string {
 // activity, as ls and Pi's /resume order them; of opts.Cwd's project when
 // set) that Pi lists; anything else of a session id's form is the session
 // whose header id equals it or, failing that, the one session whose id
-// starts with it. Pi takes the first of several sessions a prefix matches;
-// pitool refuses to guess and returns an *AmbiguousError. A reference that
+// starts with it, or the one such session of the project (opts.Cwd, else
+// the working directory), which Pi prefers too. Where Pi then takes the
+// first of several sessions a prefix matches, pitool refuses to guess and
+// returns an *AmbiguousError. Pi matches only the .jsonl files its /resume
+// lists; pitool matches archives (.jsonl.gz, .jsonl.zst) too, so that
+// unarchive takes an id, but Latest is never one. A reference that
 // matches nothing is a *NotFoundError saying where it was looked for; an
 // arg that cannot be a reference is kept, for the caller's open to fail on.
 func Resolve(ctx context.Context, arg string, opts RefOptions) (string, error) {
