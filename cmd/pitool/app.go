@@ -85,6 +85,7 @@ func commands(e *env) []*cli.Command {
 		unarchiveCommand(e),
 		redactCommand(e),
 		exportCommand(e),
+		showCommand(e),
 		cloneCommand(e),
 		forkCommand(e),
 		completionCommand(e),
@@ -114,6 +115,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		e.errorf("interrupted")
 	case err != nil && code != exitFindings && !errors.Is(err, errReported):
 		e.printError(err)
+		e.candidateHints(err)
 	}
 	if hint := hintFor(app, args, err); hint != "" {
 		e.hintf("%s", hint)

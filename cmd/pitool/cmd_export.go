@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/pitool/pitool/exporter"
+	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
@@ -113,11 +115,26 @@ fenced blocks, summaries, and errors and aborted turns marked.
 type exportWriter func(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error
 
 func htmlWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
-	return exporter.ExportHTML(c.Context, w, ix, opts)
+	return toTerminal(w, func(w io.Writer) error { return exporter.ExportHTML(c.Context, w, ix, opts) })
 }
 
 func markdownWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
-	return exporter.ExportMarkdown(c.Context, w, ix, opts)
+	return toTerminal(w, func(w io.Writer) error { return exporter.ExportMarkdown(c.Context, w, ix, opts) })
+}
+
+// toTerminal calls write with w, or, when w is a terminal, with a
+// termtext.Writer over it, so that a control character from the session
+// is shown on the terminal, never obeyed; a file or a pipe gets the
+// export's bytes exactly.
+func toTerminal(w io.Writer, write func(io.Writer) error) error {
+	if !progress.IsTerminal(w) {
+		return write(w)
+	}
+	tw := termtext.NewWriter(w)
+	if err := write(tw); err != nil {
+		return err
+	}
+	return tw.Close()
 }
 
 func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {

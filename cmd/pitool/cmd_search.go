@@ -11,6 +11,7 @@ import (
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/search"
 	"github.com/urfave/cli/v2"
@@ -193,8 +194,8 @@ func (o *searchOutput) Match(m search.Match) error {
 	if o.json {
 		return o.jsonLine(m)
 	}
-	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s%s\n", o.paint(colorFile, m.File), o.paint(colorLine, fmt.Sprint(m.Line)), m.ID,
-		matchLabel(m), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After), copiesNote(m.Copies))
+	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s%s\n", o.paint(colorFile, termtext.Visible(m.File)), o.paint(colorLine, fmt.Sprint(m.Line)),
+		termtext.Visible(m.ID), termtext.Visible(matchLabel(m)), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After), copiesNote(m.Copies))
 	return nil
 }
 
@@ -255,9 +256,9 @@ func (o *searchOutput) FileDone(r search.FileResult) error {
 			File string `json:"file"`
 		}{r.File})
 	case o.count:
-		fmt.Fprintf(o.w, "%s:%d\n", o.paint(colorFile, r.File), r.Count)
+		fmt.Fprintf(o.w, "%s:%d\n", o.paint(colorFile, termtext.Visible(r.File)), r.Count)
 	default:
-		fmt.Fprintln(o.w, o.paint(colorFile, r.File))
+		fmt.Fprintln(o.w, o.paint(colorFile, termtext.Visible(r.File)))
 	}
 	return nil
 }
@@ -291,9 +292,11 @@ func matchLabel(m search.Match) string {
 }
 
 // printable shows control characters as symbols, so that a snippet stays
-// on its line and cannot drive the terminal: a newline is ⏎, a tab a space.
+// on its line and cannot drive the terminal: a newline is ⏎, a tab a space;
+// what else termtext.Visible escapes (bidirectional controls that reorder
+// the line, bytes that are not UTF-8) it escapes.
 func printable(s string) string {
-	return strings.Map(func(r rune) rune {
+	return termtext.Visible(strings.Map(func(r rune) rune {
 		switch {
 		case r == '\n':
 			return '⏎'
@@ -307,5 +310,5 @@ func printable(s string) string {
 			return '�'
 		}
 		return r
-	}, s)
+	}, s))
 }

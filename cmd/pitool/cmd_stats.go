@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pitool/pitool/internal/jsonout"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -121,7 +122,8 @@ func writeStatsCSV(w io.Writer, rep *stats.Report) error {
 func writeStatsTable(w io.Writer, rep *stats.Report) error {
 	table := [][]string{{strings.ToUpper(string(rep.By)), "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"}}
 	for _, r := range append(rep.Rows, rep.Total) {
-		table = append(table, append([]string{r.Key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
+		key := termtext.Visible(r.Key) // a model, provider or project name from a session
+		table = append(table, append([]string{key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
 	}
 	widths := make([]int, len(table[0]))
 	for _, row := range table {

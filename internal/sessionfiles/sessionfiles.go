@@ -4,6 +4,7 @@
 package sessionfiles
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,7 +55,9 @@ func (f File) NotRegular() *jsonl.NotSessionError {
 // Expand turns paths (files, folders and "-") into session files, folders
 // searched recursively and sorted, in the order given. Symlinked folders and
 // files are followed; a folder reached twice (a symlink loop, or two links to
-// one folder) is searched once, and a file reached twice is listed once.
+// one folder) is searched once, and a file reached twice is listed once. A
+// path that does not exist but names a session (a session id, a prefix of
+// one, or latest: Resolve) stands for that session's file.
 func Expand(paths []string) ([]File, error) {
 	return ExpandMatching(paths, Match{Name: IsSessionName})
 }
@@ -88,6 +91,10 @@ func ExpandMatching(paths []string, m Match) ([]File, error) {
 		if p == "-" {
 			out = append(out, File{Path: p, Named: true})
 			continue
+		}
+		p, err := Resolve(context.Background(), p, RefOptions{})
+		if err != nil {
+			return nil, err
 		}
 		info, err := os.Stat(p)
 		if err != nil {
