@@ -34,6 +34,9 @@ type Column struct {
 	Right  bool   // align right, as numbers are
 	Shrink Shrink // how the column narrows to fit
 	Min    int    // the narrowest it narrows to; 0 for defaultMin
+	// Optional columns are left out, rightmost first, when the table does
+	// not fit width even with every shrinking column at its minimum.
+	Optional bool
 }
 
 // Table is a text table whose cells are shown safely (termtext.Visible)
@@ -81,9 +84,10 @@ func (t *Table) titles() []string {
 	return titles
 }
 
-// fit is each column's width: the widest cell, narrowed (widest shrinking
-// column first) until the row fits width: down to each column's minimum
-// first, then, if that is not enough, down to its title's width.
+// fit is each column's width (hidden for one left out): the widest cell,
+// narrowed (widest shrinking column first) until the row fits width: down to
+// each column's minimum, then without the optional columns, then down to
+// the titles' widths.
 func (t *Table) fit(width int) []int {
 	widths := make([]int, len(t.cols))
 	for i, c := range t.cols {
@@ -95,20 +99,41 @@ func (t *Table) fit(width int) []int {
 	if width <= 0 {
 		return widths
 	}
-	total := gap * (len(widths) - 1)
-	for _, n := range widths {
-		total += n
-	}
-	for _, soft := range []bool{true, false} {
-		for ; total > width; total-- {
-			i := t.widestShrinking(widths, soft)
-			if i < 0 {
-				break
-			}
-			widths[i]--
+	t.narrow(widths, width, true)
+	for i := len(t.cols) - 1; i >= 0 && total(widths) > width; i-- {
+		if t.cols[i].Optional {
+			widths[i] = hidden
+			t.narrow(widths, width, true)
 		}
 	}
+	t.narrow(widths, width, false)
 	return widths
+}
+
+// hidden is the width of a column left out.
+const hidden = -1
+
+// total is how wide a row of these column widths is.
+func total(widths []int) int {
+	n := -gap
+	for _, w := range widths {
+		if w != hidden {
+			n += w + gap
+		}
+	}
+	return max(n, 0)
+}
+
+// narrow takes a column at a time from the widest shrinking column until
+// the row fits width or none can give more.
+func (t *Table) narrow(widths []int, width int, soft bool) {
+	for over := total(widths) - width; over > 0; over-- {
+		i := t.widestShrinking(widths, soft)
+		if i < 0 {
+			return
+		}
+		widths[i]--
+	}
 }
 
 // widestShrinking is the shrinking column with the most room above its
@@ -129,10 +154,13 @@ func (t *Table) widestShrinking(widths []int, soft bool) int {
 
 func (t *Table) writeRow(b *strings.Builder, row []string, widths []int) {
 	var line strings.Builder
+	sep := ""
 	for i, cell := range row {
-		if i > 0 {
-			line.WriteString(strings.Repeat(" ", gap))
+		if widths[i] == hidden {
+			continue
 		}
+		line.WriteString(sep)
+		sep = strings.Repeat(" ", gap)
 		cell = t.cols[i].cut(cell, widths[i])
 		pad := strings.Repeat(" ", max(0, widths[i]-Columns(cell)))
 		if t.cols[i].Right {

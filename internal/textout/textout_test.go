@@ -107,3 +107,19 @@ func TestTableFitsWidth(t *testing.T) {
 		t.Errorf("the count is not right-aligned: %q", lines[1])
 	}
 }
+
+func TestTableLeavesOutOptionalColumns(t *testing.T) {
+	tab := NewTable(Column{Title: "TITLE", Shrink: Clipped}, Column{Title: "TOKENS", Right: true},
+		Column{Title: "PATH", Shrink: Tailed, Optional: true})
+	tab.Add("a title long enough to be clipped somewhere", "1,234,567", "/a/path/long/enough/to/matter/x.jsonl")
+	var b strings.Builder
+	tab.Write(&b, 30)
+	if strings.Contains(b.String(), "PATH") || !strings.Contains(b.String(), "1,234,567") {
+		t.Errorf("at 30 columns the optional PATH should go, the count stay:\n%s", b.String())
+	}
+	b.Reset()
+	tab.Write(&b, 50)
+	if !strings.Contains(b.String(), "PATH") {
+		t.Errorf("at 50 columns PATH fits at its minimum:\n%s", b.String())
+	}
+}
