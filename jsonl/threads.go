@@ -124,19 +124,20 @@ func treePrefix(depth int, continues []bool, last bool) string {
 	return b.String()
 }
 
-// pathKey is Pi's comparison key of a session path: the path with its
-// symbolic links resolved, or as given when it cannot be.
+// pathKey is Pi's comparison key of a session path: the absolute path with
+// its symbolic links resolved, or without resolving them when that fails.
 func pathKey(path string) string {
 	if path == "" {
 		return ""
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		return real
 	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return path
+	return abs
 }
 
 func unixMillis(iso string) int64 {
