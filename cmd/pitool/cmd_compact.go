@@ -177,12 +177,12 @@ func compactTarget(ctx context.Context, run *compactRun, t target) compactor.Out
 }
 
 func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactRow, werr error) error {
-	t := totalsOf(rows)
+	t := totalsOf(rows, run.opts.Plan)
 	if werr == nil && run.json {
 		werr = writeJSONLine(e, t.json())
 		e.infof("compact: %s", totalsLine(t)) // the table prints this line on stdout
 	} else if werr == nil {
-		werr = printCompactTable(e, rows, t, run.opts.Plan)
+		werr = printCompactTable(e, rows, t)
 	}
 	switch {
 	case ctx.Err() != nil:
