@@ -123,3 +123,9 @@ func TestTableLeavesOutOptionalColumns(t *testing.T) {
 		t.Errorf("at 50 columns PATH fits at its minimum:\n%s", b.String())
 	}
 }
+
+func TestChoose(t *testing.T) {
+	if Choose(1, "is", "are") != "is" || Choose(0, "is", "are") != "are" || Choose(2, "it was", "they were") != "they were" {
+		t.Error("Choose: want one for 1, many otherwise")
+	}
+}

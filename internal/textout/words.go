@@ -76,3 +76,12 @@ func floorDiv(a, b int64) int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Choose is one when n is 1, else many: the verb or phrase that agrees with
+// a count ("is"/"are", "it was"/"they were").
+func Choose(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
