@@ -226,7 +226,7 @@ func (t *Transcript) shown() string {
 	if len(t.seq) == 0 {
 		return "no entries"
 	}
-	return fmt.Sprintf("the branch to %s (%d of %d entries)", t.id(t.seq[len(t.seq)-1]), len(t.seq), t.ix.Len())
+	return fmt.Sprintf("the branch to %s (%s of %s)", t.id(t.seq[len(t.seq)-1]), textout.Int(int64(len(t.seq))), textout.Count(t.ix.Len(), "entry"))
 }
 
 func (t *Transcript) notes() string {

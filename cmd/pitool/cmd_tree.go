@@ -34,7 +34,7 @@ type, depth, label and children, depth-first, siblings oldest first.
 ` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
-			&cli.IntFlag{Name: "width", Usage: "clip previews so rows fit `N` columns (default: the terminal's width; 0: no limit)"},
+			&cli.IntFlag{Name: "width", Usage: "clip previews so rows fit `N` columns (0: no limit)", DefaultText: "the terminal's width"},
 			&cli.BoolFlag{Name: "ids", Usage: "show each entry's id"},
 		},
 		Action: func(c *cli.Context) error {
