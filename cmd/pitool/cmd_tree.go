@@ -127,7 +127,7 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 
 // treeLayout is how drawTree lays rows out.
 type treeLayout struct {
-	width   int  // clip previews so rows fit this many characters; 0: no limit
+	width   int  // clip rows to this many terminal columns; 0: no limit
 	ids     bool // an id column after the active-path mark
 	idWidth int  // the longest id, set by drawTree
 }

@@ -129,3 +129,19 @@ func TestChoose(t *testing.T) {
 		t.Error("Choose: want one for 1, many otherwise")
 	}
 }
+
+func TestWidth(t *testing.T) {
+	var b strings.Builder
+	t.Setenv("COLUMNS", "")
+	if got := Width(&b); got != 0 {
+		t.Errorf("not a terminal, no $COLUMNS: width %d, want 0 (no limit)", got)
+	}
+	t.Setenv("COLUMNS", "80")
+	if got := Width(&b); got != 80 {
+		t.Errorf("$COLUMNS=80: width %d", got)
+	}
+	t.Setenv("COLUMNS", "wide")
+	if got := Width(&b); got != 0 {
+		t.Errorf("$COLUMNS=wide: width %d, want 0", got)
+	}
+}
