@@ -40,6 +40,11 @@ as Pi appends one, so Pi resumes it with the compacted context.
 Files are appended to under a lock, only if they did not change while the
 summary was made; files modified less than --min-idle ago are skipped.
 
+The table has a row per file and fits the terminal's width; after a run its
+TOTAL row sums the context tokens before and after (a file left alone counts as
+it was in both) and the summarizer's TIME. --json's totals count the compacted
+files' tokens only.
+
 --plan writes nothing: per file it prints the decision and the preparation
 (with --json: firstKeptEntryId, isSplitTurn, tokensBefore, previousSummary,
 messagesToSummarize, turnPrefixMessages, summarizeText, turnPrefixText and
