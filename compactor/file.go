@@ -159,7 +159,7 @@ func readSession(file, leafID string, stdin io.Reader) (*session, error) {
 	}
 	ix, err := jsonl.BuildIndex(src)
 	if err == nil && !ix.HasHeader {
-		err = fmt.Errorf("%s: no session header; Pi cannot open it (run pitool repair)", file)
+		err = &jsonl.PosError{File: file, Err: errors.New("no session header; Pi cannot open it (run pitool repair)")}
 	}
 	if err != nil {
 		src.Close()

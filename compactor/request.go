@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -29,26 +30,19 @@ func (v RequestVerdict) String() string {
 	case v.Before == 0:
 		return "valid"
 	case v.Fixed > 0 && v.Left > 0:
-		return fmt.Sprintf("fixes %s, leaves %d as %s", orphaned(v.Fixed), v.Left, plural(v.Left, "it was", "they were"))
+		return fmt.Sprintf("fixes %s, leaves %d as %s", orphaned(v.Fixed), v.Left, textout.Choose(v.Left, "it was", "they were"))
 	case v.Fixed > 0:
 		return "fixes " + orphaned(v.Fixed)
 	}
-	return "leaves " + orphaned(v.Left) + " as " + plural(v.Left, "it was", "they were")
+	return "leaves " + orphaned(v.Left) + " as " + textout.Choose(v.Left, "it was", "they were")
 }
 
 func orphaned(n int) string {
-	return fmt.Sprintf("%d orphaned %s", n, plural(n, "tool result", "tool results"))
+	return fmt.Sprintf("%d orphaned %s", n, textout.Choose(n, "tool result", "tool results"))
 }
 
 func toolResults(n int) string {
-	return fmt.Sprintf("%d %s", n, plural(n, "tool result", "tool results"))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return textout.Count(n, "tool result")
 }
 
 // refusal is why a compaction that makes the request worse is not written.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -234,7 +235,7 @@ func ForkPoint(ix *jsonl.Index, id string) (int, error) {
 	msg, _ := e.Message()
 	if e.Type != jsonl.TypeMessage || msg.String("role") != jsonl.RoleUser {
 		return jsonl.None, &jsonl.PosError{File: ix.Name, Line: e.Line, Offset: e.Offset,
-			Err: fmt.Errorf("entry %s is a %s, not a user message: fork cuts just before a user message", id, describe(e, msg))}
+			Err: fmt.Errorf("entry %s is %s, not a user message: fork cuts just before a user message", id, textout.Article(describe(e, msg)))}
 	}
 	if pid, ok := ix.DanglingParent(i); ok {
 		return jsonl.None, &jsonl.PosError{File: ix.Name, Line: e.Line, Offset: e.Offset, Err: fmt.Errorf("entry %s has a parent %s that is not in the file", id, pid)}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -73,10 +74,14 @@ func (s *stats) messages() string {
 	var parts []string
 	for _, p := range []struct {
 		n    int
-		what string
-	}{{s.user, "user"}, {s.assistant, "assistant"}, {s.toolResults, "tool results"}, {s.custom, "custom"},
-		{s.compactions, "compactions"}, {s.branchSummaries, "branch summaries"}} {
-		if p.n > 0 {
+		what string // a role, after the count as it is ("2 user"), or a noun counted ("1 compaction")
+		noun bool
+	}{{s.user, "user", false}, {s.assistant, "assistant", false}, {s.toolResults, "tool result", true}, {s.custom, "custom", false},
+		{s.compactions, "compaction", true}, {s.branchSummaries, "branch summary", true}} {
+		switch {
+		case p.n > 0 && p.noun:
+			parts = append(parts, textout.Count(p.n, p.what))
+		case p.n > 0:
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -220,12 +221,12 @@ func (t *Transcript) title(name string) string {
 
 func (t *Transcript) shown() string {
 	if t.opts.AllBranches {
-		return fmt.Sprintf("all %d entries, %d branches", len(t.seq), t.ix.LeafCount())
+		return fmt.Sprintf("all %s, %s", textout.Count(len(t.seq), "entry"), textout.Count(t.ix.LeafCount(), "branch"))
 	}
 	if len(t.seq) == 0 {
 		return "no entries"
 	}
-	return fmt.Sprintf("the branch to %s (%d of %d entries)", t.id(t.seq[len(t.seq)-1]), len(t.seq), t.ix.Len())
+	return fmt.Sprintf("the branch to %s (%s of %s)", t.id(t.seq[len(t.seq)-1]), textout.Int(int64(len(t.seq))), textout.Count(t.ix.Len(), "entry"))
 }
 
 func (t *Transcript) notes() string {

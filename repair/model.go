@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -197,7 +198,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 	m.flushBlanks(fs)
 	m.finishIndex()
 	if m.crlf > 0 {
-		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%d lines end in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", m.crlf)
+		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%s in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", textout.Count(m.crlf, "line")+textout.Choose(m.crlf, " ends", " end"))
 	}
 	return m, nil
 }

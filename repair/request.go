@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -106,15 +107,8 @@ func reportRequests(ix *jsonl.Index, leaves []jsonl.LeafRequest, fs *findings) {
 	}
 	for _, p := range order {
 		n := count[key{p.Result.Entry, p.Kind}]
-		fs.add("request.other-leaf", p.Result.Line, ix.Offset(p.Result.Entry), "%s, at %s that %s not active", describeProblem(p), plural(n, "leaf", "leaves"), map[bool]string{true: "is", false: "are"}[n == 1])
+		fs.add("request.other-leaf", p.Result.Line, ix.Offset(p.Result.Entry), "%s, at %s that %s not active", describeProblem(p), textout.Count(n, "leaf"), textout.Choose(n, "is", "are"))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // describeProblem says, for a finding, what a provider refuses and why.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -107,7 +108,7 @@ func checkHeader(m *model, s *structure, e *entry, vraw string, fs *findings) {
 func checkIDs(m *model, s *structure, p *jsonl.Problems, fs *findings) {
 	for _, i := range p.NoID {
 		e := m.at(i)
-		fs.add("ids.missing", e.line, e.off, "a %s entry without a string id", typeLabel(&e))
+		fs.add("ids.missing", e.line, e.off, "%s entry without a string id", textout.Article(typeLabel(&e)))
 	}
 	for _, d := range p.Duplicates {
 		e, j := m.at(d.Entry), d.Earlier
@@ -210,7 +211,7 @@ func reportIssue(m *model, ix *jsonl.Index, is issue, fs *findings) {
 	case issueEditOffPath:
 		fs.add("context-edit.target-off-path", e.line, e.off, "context_edit %s targets %s (line %d), which is not on its branch", id, e.ref, other.line)
 	case issueEditNotEditable:
-		fs.add("context-edit.target-not-editable", e.line, e.off, "context_edit %s targets a %s entry (line %d), which cannot be edited", id, typeLabel(other), other.line)
+		fs.add("context-edit.target-not-editable", e.line, e.off, "context_edit %s targets %s entry (line %d), which cannot be edited", id, textout.Article(typeLabel(other)), other.line)
 	}
 }
 

@@ -11,9 +11,12 @@
 package stats
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"time"
 
@@ -54,6 +57,28 @@ type Row struct {
 	Cost        float64 `json:"cost"`
 	Entries     int     `json:"entries"`  // the entries whose usage counted
 	Sessions    int     `json:"sessions"` // the sessions they are in
+}
+
+// costDecimals is how many decimals of a dollar a cost keeps in JSON: the
+// precision Pi's price tables carry (dollars per million tokens, to the
+// cent), beyond which a sum of float64 costs only shows rounding noise
+// (2.9009999999999994 for 2.901).
+const costDecimals = 6
+
+// MarshalJSON writes the row with its cost rounded to costDecimals, text
+// unescaped as JSON.stringify writes it (no \u003c for <).
+func (r Row) MarshalJSON() ([]byte, error) {
+	type plain Row // without this method
+	p := plain(r)
+	scale := math.Pow10(costDecimals)
+	p.Cost = math.Round(p.Cost*scale) / scale
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("stats row %q: %w", r.Key, err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // add adds one charge.

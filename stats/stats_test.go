@@ -2,8 +2,10 @@ package stats
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
@@ -100,4 +102,19 @@ func everyGroupingSums(t *testing.T, files []string, perFile bool) Row {
 		}
 	}
 	return *first
+}
+
+// TestRowJSONRoundsCost checks that a cost summed in float64 is written with
+// the decimals prices carry, not the sum's noise, and that text stays unescaped.
+func TestRowJSONRoundsCost(t *testing.T) {
+	r := Row{Key: "a<b>&c", Cost: 0.1 + 0.2 + 2.601} // 2.9009999999999998 in float64
+	var b strings.Builder
+	enc := json.NewEncoder(&b) // as pitool's output encodes: no HTML escaping
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, `"cost":2.901,`) || !strings.Contains(got, `"key":"a<b>&c"`) {
+		t.Errorf("row JSON = %s, want cost 2.901 and the key as written", got)
+	}
 }

@@ -40,6 +40,11 @@ as Pi appends one, so Pi resumes it with the compacted context.
 Files are appended to under a lock, only if they did not change while the
 summary was made; files modified less than --min-idle ago are skipped.
 
+The table has a row per file and fits the terminal's width; after a run its
+TOTAL row sums the context tokens before and after (a file left alone counts as
+it was in both) and the summarizer's TIME. --json's totals count the compacted
+files' tokens only.
+
 --plan writes nothing: per file it prints the decision and the preparation
 (with --json: firstKeptEntryId, isSplitTurn, tokensBefore, previousSummary,
 messagesToSummarize, turnPrefixMessages, summarizeText, turnPrefixText and
@@ -177,12 +182,12 @@ func compactTarget(ctx context.Context, run *compactRun, t target) compactor.Out
 }
 
 func finishCompact(ctx context.Context, e *env, run *compactRun, rows []compactRow, werr error) error {
-	t := totalsOf(rows)
+	t := totalsOf(rows, run.opts.Plan)
 	if werr == nil && run.json {
 		werr = writeJSONLine(e, t.json())
 		e.infof("compact: %s", totalsLine(t)) // the table prints this line on stdout
 	} else if werr == nil {
-		werr = printCompactTable(e, rows, t, run.opts.Plan)
+		werr = printCompactTable(e, rows, t)
 	}
 	switch {
 	case ctx.Err() != nil:

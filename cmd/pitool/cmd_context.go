@@ -1,9 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -81,7 +81,7 @@ func withLeaf(e *env, file, leafID string, fn func(ix *jsonl.Index, leaf int) er
 func noteDamage(e *env, file string, ix *jsonl.Index) {
 	var problems []string
 	if n := ix.SkippedCount; n > 0 {
-		problems = append(problems, fmt.Sprintf("%d line(s) are not JSON objects and were skipped, as Pi skips them", n))
+		problems = append(problems, textout.Count(n, "line")+textout.Choose(n, " is not a JSON object and was", " are not JSON objects and were")+" skipped, as Pi skips them")
 	}
 	if !ix.HasHeader {
 		problems = append(problems, "it has no session header (Pi refuses to open it)")

@@ -12,6 +12,7 @@ import (
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -153,12 +154,13 @@ func writeInfoText(w io.Writer, in *jsonl.Info) error {
 		created = *in.Created
 	}
 	rows := [][2]string{
-		{"file", fmt.Sprintf("%s (%s, %d entries, %d leaves)", in.Path, humanBytes(in.FileSize), in.Entries, in.Leaves)},
+		{"file", fmt.Sprintf("%s (%s, %s, %s)", in.Path, humanBytes(in.FileSize), textout.Count(in.Entries, "entry"), textout.Count(in.Leaves, "leaf"))},
 		{"id", in.ID}, {"name", dashIfEmpty(in.Name)}, {"cwd", in.Cwd}, {"created", created}, {"modified", in.Modified},
 		{"parent", dashIfEmpty(in.ParentSessionPath)},
-		{"messages", fmt.Sprintf("%d, first: %s", in.MessageCount, clip(strings.Join(strings.Fields(in.FirstMessage), " "), 70))},
-		{"context", fmt.Sprintf("%d tokens at the active leaf", in.ContextTokens)},
-		{"usage", fmt.Sprintf("%.0f in, %.0f out, %.0f cache read, %.0f cache write; $%.4f", in.Tokens.Input, in.Tokens.Output, in.Tokens.CacheRead, in.Tokens.CacheWrite, in.Cost)},
+		{"messages", fmt.Sprintf("%s, first: %s", textout.Int(int64(in.MessageCount)), textout.Clip(strings.Join(strings.Fields(in.FirstMessage), " "), 70))},
+		{"context", textout.Count(in.ContextTokens, "token") + " at the active leaf"},
+		{"usage", fmt.Sprintf("%s in, %s out, %s cache read, %s cache write; $%.4f", textout.Float(in.Tokens.Input), textout.Float(in.Tokens.Output),
+			textout.Float(in.Tokens.CacheRead), textout.Float(in.Tokens.CacheWrite), in.Cost)},
 		{"models", dashIfEmpty(strings.Join(in.Models, ", "))},
 	}
 	if !in.HasHeader {

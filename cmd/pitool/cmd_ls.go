@@ -4,16 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -22,10 +23,19 @@ func lsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ls",
 		Usage:     "list sessions as Pi's /resume does, newest first",
-		ArgsUsage: "[DIR] [--all] [--cwd DIR] [--since WHEN] [--limit N] [--tokens]",
+		ArgsUsage: "[DIR] [--all] [--cwd DIR] [--since WHEN] [--limit N] [--tokens] [--flat]",
 		Description: `Lists the sessions under DIR (searched recursively, so Pi's per-project folders
-are included): name or first message, message count, last activity, and path,
-newest first. DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
+are included) as Pi's /resume shows them: name or first message, message count,
+and the age of the last activity in Pi's words (now, 5m, 3h, 2d, 1w, 4mo, 1y),
+then the path. Clones and forks are threaded under the session they came from
+(the header's parentSession), as in Pi's default view; threads are ordered by
+their newest activity. --flat lists every session newest first instead.
+
+On a terminal the table fits its width ($COLUMNS, else the terminal's): paths
+are shown relative to DIR (or with ~ for the home folder) and cut to their
+distinguishing end, titles are clipped; piped output keeps whole paths.
+
+DIR defaults to Pi's sessions folder: $PI_CODING_AGENT_DIR/sessions,
 or ~/.pi/agent/sessions. Symlinked folders and files are followed, as Pi does,
 and a file linked under several names is listed under each, as Pi lists it.
 Files that are not Pi sessions are listed last as skipped, with the reason (and
@@ -34,8 +44,11 @@ skipped with a warning on stderr, and a file that cannot be read is an error.
 
 Each row is read as Pi's /resume reads it (header, names, message count, last
 timestamp), in one pass over the file and without indexing it; files are read
-in parallel. --tokens indexes each session too and adds what pitool info
-shows beyond Pi's row: leaves, context tokens, token and cost totals, models.
+in parallel. --tokens indexes each session too and adds columns of what pitool
+info shows beyond Pi's row: leaves, context tokens, all tokens billed, cost,
+models (on a narrow terminal the path and models columns give way). It costs a
+full read of every file: each assistant message is decoded for its usage and
+the active branch for its context estimate.
 
 --cwd DIR lists only the sessions whose header names DIR as their working
 folder, as Pi's /resume does in a project (the rest of such a file is not
@@ -66,6 +79,7 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 			timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", nil),
 			&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)"},
 			&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models"},
+			&cli.BoolFlag{Name: "flat", Usage: "list newest first, without threading clones and forks under their parent"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -96,7 +110,7 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 				if err != nil {
 					return err
 				}
-			} else if err := writeSessionList(e.stdout, infos, skips, dir); err != nil {
+			} else if err := writeSessionList(e.stdout, infos, skips, dir, opts); err != nil {
 				return err
 			}
 			return rf.err()
@@ -107,13 +121,14 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 // lsOptions are ls's flags.
 type lsOptions struct {
 	all, tokens bool
+	flat        bool      // no threads: the rows newest first
 	cwd         string    // cleaned absolute path, "" for any
 	since       time.Time // zero for any
 	limit       int       // 0 for all
 }
 
 func lsOptionsOf(c *cli.Context) (lsOptions, error) {
-	o := lsOptions{all: c.Bool("all"), tokens: c.Bool("tokens"), limit: c.Int("limit")}
+	o := lsOptions{all: c.Bool("all"), tokens: c.Bool("tokens"), flat: c.Bool("flat"), limit: c.Int("limit")}
 	if o.limit < 0 {
 		return o, usagef("--limit takes a number of sessions, not %d", o.limit)
 	}
@@ -210,7 +225,7 @@ func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsO
 		}
 	}
 	if hidden > 0 {
-		e.hintf("%d archived (compressed) session file(s) not listed, as Pi's /resume does not list them; pitool ls --all lists them", hidden)
+		e.hintf("%s not listed, as Pi's /resume does not list them; pitool ls --all lists them", textout.Count(hidden, "archived (compressed) session file"))
 	}
 	slices.SortStableFunc(infos, func(a, b lsRow) int { return strings.Compare(b.Modified, a.Modified) })
 	return infos, skips, nil
@@ -337,45 +352,116 @@ func marshalRows(rows []any) ([]byte, error) {
 	return append(joined, second[1:]...), nil // without its '['
 }
 
-func writeSessionList(w io.Writer, infos []lsRow, skips []*jsonl.NotSessionError, dir string) error {
+// untitledWidth caps a title when the table has no width to fit (output
+// that is not a terminal): a first message can be pages long.
+const untitledWidth = 80
+
+// writeSessionList prints the rows as Pi's /resume shows them: threads of
+// clones and forks under their parent (unless --flat), the title, the
+// message count and Pi's age word, then the path; --tokens adds pitool's
+// columns. On a terminal the table fits its width, paths shown relative to
+// dir (or ~) and cut to their distinguishing tail.
+func writeSessionList(w io.Writer, infos []lsRow, skips []*jsonl.NotSessionError, dir string, opts lsOptions) error {
 	if len(infos) == 0 && len(skips) == 0 {
-		_, err := fmt.Fprintf(w, "no sessions under %s\n", dir)
+		_, err := fmt.Fprintln(w, noSessionsLine(dir, opts))
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODIFIED\tMSGS\tSESSION\tPATH")
-	for _, in := range infos {
-		title := in.Name
-		if title == "" {
-			title = strings.Join(strings.Fields(in.FirstMessage), " ")
-		}
-		if in.Archived {
-			title = "archived: " + title
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", ago(in.Modified), in.MessageCount, clip(termtext.Visible(title), 60), termtext.Visible(in.Path))
+	width := textout.Width(w)
+	path := func(p string) string { return p }
+	if width > 0 {
+		home, _ := os.UserHomeDir()
+		path = func(p string) string { return textout.ShortPath(p, dir, home) }
+	}
+	tab := textout.NewTable(lsColumns(opts.tokens)...)
+	now := time.Now()
+	for _, r := range lsOrder(infos, opts.flat) {
+		tab.Add(append(lsCells(r.prefix, infos[r.index], now, width, path), tokenCells(infos[r.index], opts.tokens)...)...)
 	}
 	for _, ns := range skips {
-		fmt.Fprintf(tw, "-\t-\tskipped: %s\t%s\n", termtext.Visible(ns.Describe()), termtext.Visible(ns.File))
+		tab.Add("skipped: "+ns.Describe(), "-", "-", path(ns.File))
 	}
-	return tw.Flush()
+	return tab.Write(w, width)
 }
 
-// ago renders an ISO time as a short relative age, as Pi's list does.
-func ago(iso string) string {
-	t, err := time.Parse(time.RFC3339, iso)
-	if err != nil {
-		return iso
-	}
-	d := time.Since(t)
+// noSessionsLine says what an empty list had to offer: nothing for the
+// project --cwd names, nothing since --since, or nothing at all.
+func noSessionsLine(dir string, opts lsOptions) string {
 	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	case d < 30*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	case opts.cwd != "":
+		return fmt.Sprintf("no session of project %s under %s", termtext.Visible(opts.cwd), termtext.Visible(dir))
+	case !opts.since.IsZero():
+		return fmt.Sprintf("no session under %s active since %s", termtext.Visible(dir), opts.since.Format(time.RFC3339))
 	}
-	return t.Format("2006-01-02")
+	return fmt.Sprintf("no sessions under %s", termtext.Visible(dir))
+}
+
+func lsColumns(tokens bool) []textout.Column {
+	cols := []textout.Column{{Title: "SESSION", Shrink: textout.Clipped, Min: 24}, {Title: "MSGS", Right: true},
+		{Title: "AGE", Right: true}, {Title: "PATH", Shrink: textout.Tailed, Min: 20}}
+	if tokens { // on a narrow terminal the counts stay; the path and models go
+		cols[3].Optional = true
+		cols = append(cols, textout.Column{Title: "LEAVES", Right: true}, textout.Column{Title: "CONTEXT", Right: true},
+			textout.Column{Title: "TOKENS", Right: true}, textout.Column{Title: "COST", Right: true},
+			textout.Column{Title: "MODELS", Shrink: textout.Clipped, Optional: true})
+	}
+	return cols
+}
+
+// lsPlace is a row's place in the list: which session, and the tree drawn
+// before its title.
+type lsPlace struct {
+	index  int
+	prefix string
+}
+
+// lsOrder is Pi's threaded order of rows sorted newest first, or that
+// order itself with --flat.
+func lsOrder(infos []lsRow, flat bool) []lsPlace {
+	order := make([]lsPlace, len(infos))
+	if flat {
+		for i := range infos {
+			order[i] = lsPlace{index: i}
+		}
+		return order
+	}
+	listings := make([]*jsonl.Listing, len(infos))
+	for i, in := range infos {
+		listings[i] = in.Listing
+	}
+	for i, t := range jsonl.Threads(listings) {
+		order[i] = lsPlace{t.Index, t.Prefix}
+	}
+	return order
+}
+
+// lsCells are Pi's row: title (name, else the first message on one line),
+// message count, age; then the path.
+func lsCells(prefix string, in lsRow, now time.Time, width int, path func(string) string) []string {
+	title := in.Name
+	if title == "" {
+		title = strings.Join(strings.Fields(in.FirstMessage), " ")
+	}
+	if in.Archived {
+		title = "archived: " + title
+	}
+	title = termtext.Visible(title)
+	if width == 0 {
+		title = textout.Clip(title, untitledWidth)
+	}
+	age := in.Modified
+	if t, err := time.Parse(time.RFC3339, in.Modified); err == nil {
+		age = textout.Age(t, now)
+	}
+	return []string{prefix + title, textout.Int(int64(in.MessageCount)), age, path(in.Path)}
+}
+
+// tokenCells are the --tokens columns: leaves, context tokens at the
+// active leaf, all tokens billed, cost, models.
+func tokenCells(in lsRow, tokens bool) []string {
+	if !tokens || in.Details == nil {
+		return nil
+	}
+	u := in.Details.Tokens
+	return []string{textout.Int(int64(in.Leaves)), textout.Int(int64(in.ContextTokens)),
+		textout.Float(u.Input + u.Output + u.CacheRead + u.CacheWrite), fmt.Sprintf("$%.4f", in.Cost), strings.Join(in.Models, ", ")}
 }

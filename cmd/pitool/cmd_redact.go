@@ -14,6 +14,7 @@ import (
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
@@ -237,7 +238,7 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathM
 			e.warningf("%s may hold session lines and could not be checked", mask.name(p))
 			left++
 		case st.Findings > 0:
-			e.warningf("%s holds %d secrets and was not redacted", mask.name(p), st.Findings)
+			e.warningf("%s holds %s and was not redacted", mask.name(p), textout.Count(st.Findings, "secret"))
 			left++
 		}
 	}
@@ -457,7 +458,7 @@ func (rep *redactReport) done(path, name string, st redact.Stats, err error) {
 		rep.e.errorf("%s", fr.Error)
 	}
 	if st.TextLines > 0 {
-		rep.e.warningf("%s: %d lines are not JSON and were redacted as plain text", name, st.TextLines)
+		rep.e.warningf("%s: %s not JSON and %s redacted as plain text", name, textout.Count(st.TextLines, "line")+textout.Choose(st.TextLines, " is", " are"), textout.Choose(st.TextLines, "was", "were"))
 	}
 	if name != path && rep.opts.inPlace {
 		rep.e.warningf("%s: the file name holds a secret and was kept; rename the file before sharing", name)
@@ -481,7 +482,7 @@ func (rep *redactReport) finish() error {
 		return fmt.Errorf("%d of %d files could not be read to the end", rep.Failed, len(rep.Files))
 	}
 	if rep.opts.check && rep.Total > 0 {
-		return &findingsError{fmt.Sprintf("%d secrets found", rep.Total)}
+		return &findingsError{textout.Count(rep.Total, "secret") + " found"}
 	}
 	return nil
 }
@@ -502,7 +503,7 @@ func (rep *redactReport) summary(w io.Writer) {
 			skipped++
 		}
 	}
-	line := fmt.Sprintf("%s %d values in %d files", verb, rep.Total, len(rep.Files)-skipped)
+	line := fmt.Sprintf("%s %s in %s", verb, textout.Count(rep.Total, "value"), textout.Count(len(rep.Files)-skipped, "file"))
 	if skipped > 0 {
 		line += fmt.Sprintf(" (%d skipped)", skipped)
 	}
@@ -514,6 +515,6 @@ func (rep *redactReport) summary(w io.Writer) {
 		rep.e.hintf("run 'pitool redact -o OUT FILE' (or --in-place FILE) to replace them")
 	}
 	if rep.opts.check && rep.strays > 0 {
-		rep.e.hintf("%d are in backups, quarantines or other files that are not sessions: remove them before sharing", rep.strays)
+		rep.e.hintf("%d %s in backups, quarantines or other files that are not sessions: remove them before sharing", rep.strays, textout.Choose(rep.strays, "is", "are"))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/search"
 	"github.com/urfave/cli/v2"
@@ -205,16 +206,12 @@ func copiesNote(copies []string) string {
 	if len(copies) == 0 {
 		return ""
 	}
-	noun := "copies"
-	if len(copies) == 1 {
-		noun = "copy"
-	}
 	named := copies
 	if len(named) > copiesNamed {
 		named = named[:copiesNamed]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "  (also in %d %s: ", len(copies), noun)
+	fmt.Fprintf(&b, "  (also in %s: ", textout.Count(len(copies), "copy"))
 	for i, f := range named {
 		if i > 0 {
 			b.WriteString(", ")

@@ -4,11 +4,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/pitool/pitool/internal/jsonout"
-	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -103,7 +103,7 @@ var statsColumns = []string{"input", "output", "cacheRead", "cacheWrite", "total
 
 func statsCells(r *stats.Row, tokens func(float64) string, cost string) []string {
 	return []string{tokens(r.Input), tokens(r.Output), tokens(r.CacheRead), tokens(r.CacheWrite), tokens(r.TotalTokens),
-		cost, fmt.Sprint(r.Entries), fmt.Sprint(r.Sessions)}
+		cost, tokens(float64(r.Entries)), tokens(float64(r.Sessions))}
 }
 
 func writeStatsCSV(w io.Writer, rep *stats.Report) error {
@@ -117,53 +117,36 @@ func writeStatsCSV(w io.Writer, rep *stats.Report) error {
 	return cw.Error()
 }
 
-// writeStatsTable prints the rows and the total, the key left-aligned and
-// the figures right-aligned.
+// writeStatsTable prints the rows and the total as a table that fits the
+// terminal, counts with separators: a long key is clipped (a path, with --by
+// session or project, cut to its end, home as ~), and on a narrow terminal the
+// sessions, entries and cache columns give way, rightmost first.
 func writeStatsTable(w io.Writer, rep *stats.Report) error {
-	table := [][]string{{strings.ToUpper(string(rep.By)), "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"}}
+	width := textout.Width(w)
+	cols := []textout.Column{{Title: strings.ToUpper(string(rep.By)), Shrink: textout.Clipped, Min: 16}}
+	key := func(k string) string { return k }
+	if rep.By == stats.BySession || rep.By == stats.ByProject {
+		cols[0].Shrink = textout.Tailed
+		if width > 0 {
+			home, _ := os.UserHomeDir()
+			key = func(k string) string { return textout.ShortPath(k, "", home) }
+		}
+	}
+	for _, title := range []string{"INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"} {
+		optional := strings.HasPrefix(title, "CACHE") || title == "ENTRIES" || title == "SESSIONS"
+		cols = append(cols, textout.Column{Title: title, Right: true, Optional: optional})
+	}
+	tab := textout.NewTable(cols...)
 	for _, r := range append(rep.Rows, rep.Total) {
-		key := termtext.Visible(r.Key) // a model, provider or project name from a session
-		table = append(table, append([]string{key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
+		tab.Add(append([]string{key(r.Key)}, statsCells(&r, textout.Float, fmt.Sprintf("$%.4f", r.Cost))...)...)
 	}
-	widths := make([]int, len(table[0]))
-	for _, row := range table {
-		for i, cell := range row {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
-	}
-	var b strings.Builder
-	for _, row := range table {
-		for i, cell := range row {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
-			if i == 0 {
-				b.WriteString(cell + pad)
-			} else {
-				b.WriteString("  " + pad + cell)
-			}
-		}
-		b.WriteByte('\n')
+	if err := tab.Write(w, width); err != nil {
+		return err
 	}
 	if rep.Repeated > 0 {
-		fmt.Fprintf(&b, "(%s billed entries that clones, forks or copies hold again counted once; --per-file counts them in each file)\n", groupedInt(float64(rep.Repeated)))
+		_, err := fmt.Fprintf(w, "(%s copied between files counted once; see --per-file)\n",
+			textout.Count(rep.Repeated, "billed entry"))
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// groupedInt writes a token count with thousands separated: 1,234,567.
-func groupedInt(f float64) string {
-	s := fmt.Sprintf("%.0f", f)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
+	return nil
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"encoding/json"
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -23,7 +23,9 @@ func treeCommand(e *env) *cli.Command {
 		Description: `Draws every entry of the session as Pi's /tree does: branches indent, each row
 shows its type or role and a one-line preview, labels appear in [brackets], the
 active path is marked with * and the active leaf (where Pi resumes) with <- active.
-Rows fit --width by clipping the preview only: labels and markers always show.
+Rows fit the terminal's width ($COLUMNS, else the terminal's; piped output is
+not clipped), or --width N: the preview is clipped first, and labels and
+markers always show unless they alone are wider.
 --ids adds a column of entry ids, which --leaf (context, tokens, clone) and
 fork --at take.
 
@@ -33,7 +35,7 @@ type, depth, label and children, depth-first, siblings oldest first.
 ` + helpReadOneFile,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
-			&cli.IntFlag{Name: "width", Value: 100, Usage: "clip previews so rows fit `N` characters (0: no limit)"},
+			&cli.IntFlag{Name: "width", Usage: "clip previews so rows fit `N` columns (0: no limit)", DefaultText: "the terminal's width"},
 			&cli.BoolFlag{Name: "ids", Usage: "show each entry's id"},
 		},
 		Action: func(c *cli.Context) error {
@@ -52,7 +54,11 @@ type, depth, label and children, depth-first, siblings oldest first.
 					}
 					return writeTreeJSON(e.stdout, ix, tree)
 				}
-				return drawTree(e.stdout, ix, tree, treeLayout{width: c.Int("width"), ids: c.Bool("ids")})
+				width := textout.Width(e.stdout)
+				if c.IsSet("width") {
+					width = c.Int("width")
+				}
+				return drawTree(e.stdout, ix, tree, treeLayout{width: width, ids: c.Bool("ids")})
 			})
 		},
 	}
@@ -122,7 +128,7 @@ func jsonTreeRow(ix *jsonl.Index, r jsonl.TreeRow) (treeJSONRow, error) {
 
 // treeLayout is how drawTree lays rows out.
 type treeLayout struct {
-	width   int  // clip previews so rows fit this many characters; 0: no limit
+	width   int  // clip rows to this many terminal columns; 0: no limit
 	ids     bool // an id column after the active-path mark
 	idWidth int  // the longest id, set by drawTree
 }
@@ -150,7 +156,7 @@ const noID = "-"
 func longestID(ix *jsonl.Index) int {
 	n := len(noID)
 	for i := 0; i < ix.Len(); i++ {
-		n = max(n, utf8.RuneCountInString(termtext.Visible(ix.ID(i))))
+		n = max(n, textout.Columns(termtext.Visible(ix.ID(i))))
 	}
 	return n
 }
@@ -160,14 +166,18 @@ func longestID(ix *jsonl.Index) int {
 // active marker after it.
 type treeRow struct{ head, preview, tail string }
 
-// fit clips the preview so that the row has at most width characters, or
-// as near as the unclipped parts allow; width 0 clips nothing.
+// fit clips the row to width columns (0: no limit): the preview first, then
+// the indentation, keeping the label and the active marker, which are cut
+// only when they alone are wider.
 func (r treeRow) fit(width int) string {
-	if width <= 0 {
+	tail := textout.Columns(r.tail)
+	switch {
+	case width <= 0:
 		return r.head + r.preview + r.tail
+	case tail >= width:
+		return textout.Clip(r.head+r.preview+r.tail, width)
 	}
-	room := width - utf8.RuneCountInString(r.head) - utf8.RuneCountInString(r.tail)
-	return r.head + clip(r.preview, max(room, 1)) + r.tail
+	return textout.Clip(r.head+r.preview, width-tail) + r.tail
 }
 
 func treeLine(ix *jsonl.Index, i, indent int, active bool, lay treeLayout) (treeRow, error) {
@@ -181,7 +191,7 @@ func treeLine(ix *jsonl.Index, i, indent int, active bool, lay treeLayout) (tree
 	}
 	if lay.ids {
 		id := termtext.Visible(cmp.Or(e.ID, noID))
-		mark += id + strings.Repeat(" ", lay.idWidth-utf8.RuneCountInString(id)+1)
+		mark += id + strings.Repeat(" ", lay.idWidth-textout.Columns(id)+1)
 	}
 	row := treeRow{head: mark + strings.Repeat("│ ", indent), preview: termtext.Visible(jsonl.EntryPreview(e))}
 	if label, err := ix.LabelText(i); err == nil && label != "" {
@@ -191,12 +201,4 @@ func treeLine(ix *jsonl.Index, i, indent int, active bool, lay treeLayout) (tree
 		row.tail += "  <- active"
 	}
 	return row, nil
-}
-
-func clip(s string, width int) string {
-	r := []rune(s)
-	if width <= 0 || len(r) <= width {
-		return s
-	}
-	return string(r[:width-1]) + "…"
 }

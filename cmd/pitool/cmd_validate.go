@@ -9,6 +9,7 @@ import (
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -214,16 +215,15 @@ func printValidateSummary(e *env, opts validateOptions, t validateTally) {
 	if t.skipped > 0 {
 		skipped = fmt.Sprintf("; %d skipped: not Pi sessions", t.skipped)
 	}
-	fmt.Fprintf(w, "%d %s checked: %d clean, %d with findings, %d unreadable (%d errors, %d warnings, %d notes)%s\n",
-		t.files, plural(t.files, "file", "files"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
-		t.counts[repair.SevError], t.counts[repair.SevWarning], t.counts[repair.SevInfo], skipped)
+	fmt.Fprintf(w, "%s checked: %d clean, %d with findings, %d unreadable (%s, %s, %s)%s\n",
+		textout.Count(t.files, "file"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
+		textout.Count(t.counts[repair.SevError], "error"), textout.Count(t.counts[repair.SevWarning], "warning"),
+		textout.Count(t.counts[repair.SevInfo], "note"), skipped)
 }
 
+// plural is one when n is 1, else many (textout.Choose).
 func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return textout.Choose(n, one, many)
 }
 
 // errNoFiles is returned when folders held no session files.

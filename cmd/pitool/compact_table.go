@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"text/tabwriter"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
-	"github.com/pitool/pitool/internal/termtext"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -33,14 +33,15 @@ func rowOf(o compactor.Outcome) compactRow {
 
 // compactTotals sum a batch's outcomes.
 type compactTotals struct {
+	plan                                                        bool // --plan: nothing was written
 	files, compacted, planned, notDue, nothing, skipped, failed int
 	interrupted                                                 int
-	before, after                                               int
+	before, after                                               int // of the compacted files
 	elapsed                                                     time.Duration
 }
 
-func totalsOf(rows []compactRow) compactTotals {
-	t := compactTotals{files: len(rows)}
+func totalsOf(rows []compactRow, plan bool) compactTotals {
+	t := compactTotals{plan: plan, files: len(rows)}
 	for _, o := range rows {
 		switch o.Status {
 		case compactor.Compacted:
@@ -73,56 +74,118 @@ func (t compactTotals) json() []byte {
 	return jsonl.ObjectOf("totals", totals.AppendJSON(nil)).AppendJSON(nil)
 }
 
-// printCompactTable prints one row per file, then the totals.
-func printCompactTable(e *env, rows []compactRow, t compactTotals, plan bool) error {
-	w := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+// compactColumns are the table's columns: --plan's preparation, or what
+// the run did. FILE and NOTE narrow to fit the terminal; on a narrow one the
+// details of the cut (rightmost first) give way.
+func compactColumns(plan bool) []textout.Column {
+	file := textout.Column{Title: "FILE", Shrink: textout.Tailed, Min: 20}
+	note := textout.Column{Title: "NOTE", Shrink: textout.Clipped, Min: 20}
+	count := func(title string, optional bool) textout.Column {
+		return textout.Column{Title: title, Right: true, Optional: optional}
+	}
+	split := textout.Column{Title: "SPLIT", Optional: true}
 	if plan {
-		fmt.Fprintln(w, "FILE\tDECISION\tTOKENS\tFIRST KEPT\tSPLIT\tTO SUMMARIZE\tTURN PREFIX\tNOTE")
-	} else {
-		fmt.Fprintln(w, "FILE\tSTATUS\tTOKENS BEFORE\tTOKENS AFTER\tKEPT\tSPLIT\tSUMMARIZER\tNOTE")
+		return []textout.Column{file, {Title: "DECISION"}, count("TOKENS", false),
+			{Title: "FIRST KEPT", Shrink: textout.Clipped, Min: 8, Optional: true}, split,
+			count("TO SUMMARIZE", true), count("TURN PREFIX", true), note}
 	}
+	return []textout.Column{file, {Title: "STATUS"}, count("TOKENS BEFORE", false), count("TOKENS AFTER", false),
+		count("KEPT", true), split, count("TIME", true), note}
+}
+
+// printCompactTable prints one row per file, then (after a run) the sum of
+// the token columns, then the totals line. The after column of a file the
+// run left alone is its tokens as they were, so that both sums add up the
+// rows; TIME is how long the summarizer took.
+func printCompactTable(e *env, rows []compactRow, t compactTotals) error {
+	width := textout.Width(e.stdout)
+	file := func(p string) string { return p }
+	if width > 0 {
+		home, _ := os.UserHomeDir()
+		file = func(p string) string { return textout.ShortPath(p, "", home) }
+	}
+	tab := textout.NewTable(compactColumns(t.plan)...)
+	var before, after int
 	for _, r := range rows {
-		fmt.Fprintln(w, tableRow(r, plan))
+		tab.Add(tableRow(r, t.plan, file)...)
+		if b, a, ok := tokensOf(r); ok {
+			before, after = before+b, after+a
+		}
 	}
-	if !plan {
-		fmt.Fprintf(w, "TOTAL\t\t%d\t%d\t\t\t%s\t\n", t.before, t.after, t.elapsed.Round(time.Millisecond))
+	if !t.plan {
+		tab.Add("TOTAL", "", textout.Int(int64(before)), textout.Int(int64(after)), "", "", t.elapsed.Round(time.Millisecond).String())
 	}
-	if err := w.Flush(); err != nil {
+	if err := tab.Write(e.stdout, width); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(e.stdout, totalsLine(t))
 	return err
 }
 
-func tableRow(o compactRow, plan bool) string {
+// tokensOf is a row's context tokens before and after the run, when it
+// has them: a skipped, failed or interrupted file has none.
+func tokensOf(o compactRow) (before, after int, ok bool) {
+	switch o.Status {
+	case compactor.Compacted:
+		return o.TokensBefore, o.TokensAfter, true
+	case compactor.NotDue, compactor.Nothing, compactor.Planned:
+		return o.TokensBefore, o.TokensBefore, true
+	}
+	return 0, 0, false
+}
+
+func tableRow(o compactRow, plan bool, file func(string) string) []string {
 	kept, split, first, msgs, prefix := "-", "-", "-", "-", "-"
 	if o.prepared && (plan || o.Status == compactor.Compacted) {
 		split, first = yesNo(o.split), o.firstKept
-		msgs, prefix = strconv.Itoa(o.toSummarize), strconv.Itoa(o.inPrefix)
+		msgs, prefix = textout.Int(int64(o.toSummarize)), textout.Int(int64(o.inPrefix))
 	}
-	file, first, why := termtext.Visible(o.File), termtext.Visible(first), termtext.Visible(note(o.Outcome))
+	before, after, ok := tokensOf(o)
+	tokensBefore, tokensAfter := "-", "-"
+	if ok {
+		tokensBefore, tokensAfter = textout.Int(int64(before)), textout.Int(int64(after))
+	}
 	if plan {
-		return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", file, o.Status, o.TokensBefore, first, split, msgs, prefix, why)
+		return []string{file(o.File), string(o.Status), tokensBefore, first, split, msgs, prefix, note(o.Outcome)}
 	}
-	after, took := "-", "-"
+	took := "-"
 	if o.Status == compactor.Compacted {
-		after, kept, took = strconv.Itoa(o.TokensAfter), strconv.Itoa(o.KeptEntries), o.Elapsed.Round(time.Millisecond).String()
+		kept, took = textout.Int(int64(o.KeptEntries)), o.Elapsed.Round(time.Millisecond).String()
 	}
-	return fmt.Sprintf("%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s", file, o.Status, o.TokensBefore, after, kept, split, took, why)
+	return []string{file(o.File), string(o.Status), tokensBefore, tokensAfter, kept, split, took, note(o.Outcome)}
 }
 
-// note is a row's last column: why the file was not compacted, or else what
-// the compaction does to Pi's next request.
+// note is a row's last column: why the file was not compacted (without
+// the file's name, which the row shows already), or else what the
+// compaction does to Pi's next request.
 func note(o compactor.Outcome) string {
 	if o.Reason == "" && o.Request != nil {
 		return "request: " + o.Request.String()
 	}
+	switch err := o.Err.(type) {
+	case *jsonl.PosError:
+		if err.File == o.File && err.Line == 0 {
+			return err.Err.Error()
+		}
+		if err.File == o.File {
+			return fmt.Sprintf("line %d (byte %d): %v", err.Line, err.Offset, err.Err)
+		}
+	case *fs.PathError:
+		if err.Path == o.File {
+			return err.Op + ": " + err.Err.Error()
+		}
+	}
 	return o.Reason
 }
 
+// totalsLine says what the run did, or with --plan what it would do.
 func totalsLine(t compactTotals) string {
-	line := fmt.Sprintf("%d files: %d compacted, %d due (plan), %d not due, %d nothing to compact, %d skipped, %d failed",
-		t.files, t.compacted, t.planned, t.notDue, t.nothing, t.skipped, t.failed)
+	done := textout.Int(int64(t.compacted)) + " compacted"
+	if t.plan {
+		done = textout.Int(int64(t.planned)) + " to compact"
+	}
+	line := fmt.Sprintf("%s: %s, %d not due, %d with nothing to compact, %d skipped, %d failed",
+		textout.Count(t.files, "file"), done, t.notDue, t.nothing, t.skipped, t.failed)
 	if t.interrupted > 0 {
 		line += fmt.Sprintf(", %d interrupted", t.interrupted)
 	}

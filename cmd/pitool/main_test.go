@@ -24,7 +24,8 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:  "testdata/script",
+		Cmds: scriptCmds,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("CORPUS", corpus+"/../../testdata/corpus")
 			env.Setenv("PI_CODING_AGENT_DIR", env.WorkDir+"/.pi-agent")

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +24,7 @@ func (e *env) candidateHints(err error) {
 		return
 	}
 	for _, r := range ae.Candidates {
-		e.hintf("%s  %s  %q  %s", r.ID, r.Modified, clip(r.FirstMessage, 40), r.Path)
+		e.hintf("%s  %s  %q  %s", r.ID, r.Modified, textout.Clip(r.FirstMessage, 40), r.Path)
 	}
 	if more := ae.Count - len(ae.Candidates); more > 0 {
 		e.hintf("and %d more", more)

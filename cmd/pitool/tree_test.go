@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/mattn/go-runewidth"
 	"github.com/pitool/pitool/internal/testref"
 )
 
@@ -19,8 +19,8 @@ type piTree struct {
 	} `json:"rows"`
 }
 
-// TestTreeTextShowsLabelsAndActive draws branched.jsonl at the default width,
-// a narrow one and with --ids, and checks each drawn row against Pi's tree
+// TestTreeTextShowsLabelsAndActive draws branched.jsonl at the default width
+// ($COLUMNS), a narrow one and with --ids within a narrow --width, and checks each drawn row against Pi's tree
 // rows (same order, as TestTreeMatchesPi checks for --json): every label and
 // the active marker shown, only previews clipped, and with --ids each row's
 // id is Pi's.
@@ -30,10 +30,11 @@ func TestTreeTextShowsLabelsAndActive(t *testing.T) {
 	if err := json.Unmarshal(testref.Golden(t, golden(goldenName(rel, "tree")), "tree", testref.Corpus(rel)), &want); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{}, {"--width", "40"}, {"--ids"}} {
+	t.Setenv("COLUMNS", "100") // the default: the terminal's width
+	for _, args := range [][]string{{}, {"--width", "40"}, {"--ids", "--width", "30"}} {
 		width := 100
-		if len(args) == 2 {
-			width, _ = strconv.Atoi(args[1])
+		if len(args) >= 2 {
+			width, _ = strconv.Atoi(args[len(args)-1])
 		}
 		out := string(pitoolOut(t, append(append([]string{"tree"}, args...), testref.Corpus(rel))...))
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -54,10 +55,10 @@ func TestTreeTextShowsLabelsAndActive(t *testing.T) {
 			} else if active {
 				shown++
 			}
-			if n := utf8.RuneCountInString(line); n > width {
+			if n := runewidth.StringWidth(line); n > width {
 				t.Errorf("tree %v row %d: %d characters, more than %d: %s", args, k, n, width, line)
 			}
-			if len(args) == 1 && strings.Fields(line[2:])[0] != row.ID {
+			if len(args) > 0 && args[0] == "--ids" && strings.Fields(line[2:])[0] != row.ID {
 				t.Errorf("tree --ids row %d: shows %q, Pi's id is %s", k, strings.Fields(line[2:])[0], row.ID)
 			}
 		}
