@@ -2,14 +2,11 @@ package main
 
 import (
 	"io"
-	"os"
-	"strconv"
 
 	"github.com/pitool/pitool/exporter"
-	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 // showOptions are show's flags.
@@ -66,27 +63,15 @@ func runShow(c *cli.Context, e *env, o showOptions, file string) error {
 	}
 	defer closeFn()
 	noteDamage(e, file, ix)
-	to := exporter.TerminalOptions{Width: terminalWidth(e.stdout), Color: color, Full: o.full}
+	to := exporter.TerminalOptions{Width: showWidth(e.stdout), Color: color, Full: o.full}
 	return exporter.ShowTerminal(c.Context, e.stdout, ix, exporter.HTMLOptions{Leaf: o.leaf, AllBranches: o.all}, to)
 }
 
-// terminalWidth is $COLUMNS when it is a number, else the width of the
-// terminal w is, else 80.
-func terminalWidth(w io.Writer) int {
-	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+// showWidth is the width show wraps to: the terminal's (textout.Width), or
+// 80 columns when the output is not a terminal.
+func showWidth(w io.Writer) int {
+	if n := textout.Width(w); n > 0 {
 		return n
-	}
-	for {
-		u, ok := w.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		w = u.Unwrap()
-	}
-	if f, ok := w.(*os.File); ok && progress.IsTerminal(f) {
-		if n, _, err := term.GetSize(int(f.Fd())); err == nil && n > 0 {
-			return n
-		}
 	}
 	return 80
 }
