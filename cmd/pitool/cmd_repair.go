@@ -29,7 +29,9 @@ with --close-tool-calls answers interrupted tool calls with error results.
 
 Lines that need no change are copied byte for byte. Bytes that cannot be
 saved (garbage, torn entries, tool results whose call is lost) go to a
-quarantine file beside the output: OUT.quarantine.
+quarantine file beside the output: OUT.quarantine (FILE.quarantine with
+--in-place). Repaired to stdout, a file gets no quarantine: FILE, left as it
+was, still holds those bytes (--quarantine names one anyway).
 
 Output goes to stdout, to -o OUT, or with --in-place back to FILE (atomically,
 keeping FILE.bak). --dry-run prints the fixes and writes nothing. A file
@@ -129,8 +131,11 @@ func printRepair(w io.Writer, opts repairOptions, res *repair.Result) {
 		printLine(w, "%s:%d: left %s %s: %s (%s)", res.File, f.Line, f.Severity, f.Code, f.Message, f.Hint)
 	}
 	printUnlisted(w, res)
-	if res.Quarantine != "" {
+	switch {
+	case res.Quarantine != "":
 		printLine(w, "%s: %d bytes that could not be saved are in %s", res.File, res.QuarantineBytes, res.Quarantine)
+	case res.QuarantineBytes > 0:
+		printLine(w, "%s: %d bytes that could not be saved are left out (the file keeps them; --quarantine FILE writes them apart)", res.File, res.QuarantineBytes)
 	}
 	if res.Backup != "" {
 		printLine(w, "%s: the original is kept as %s", res.File, res.Backup)
