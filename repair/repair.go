@@ -33,6 +33,9 @@ type Options struct {
 	Force          bool      // repair a file modified within IdleTime
 	CloseToolCalls bool      // answer unanswered tool calls with error results
 	Quarantine     string    // quarantine file; default OUTPUT.quarantine (none for stdout: the input keeps the bytes)
+	// OutputCheck, when set, is given the file an output file would replace
+	// (safefile.Options.Check), which it may refuse.
+	OutputCheck func(f *os.File, info os.FileInfo) error
 }
 
 // Result is what a repair did (or, with DryRun, would do).
@@ -239,7 +242,7 @@ func commit(res *Result, edit *safefile.Edit, opts Options, write func(w, q io.W
 			_, err := write(opts.Stdout, q)
 			return err
 		}
-		return safefile.WriteFile(res.Output, safefile.Options{}, func(w io.Writer) error { _, err := write(w, q); return err })
+		return safefile.WriteFile(res.Output, safefile.Options{Check: opts.OutputCheck}, func(w io.Writer) error { _, err := write(w, q); return err })
 	}
 	if res.Quarantine == "" {
 		return output(nil)

@@ -15,9 +15,11 @@ import (
 
 // newSessionOptions says where a clone or fork goes.
 type newSessionOptions struct {
-	out  string // -o: a file, or - for stdout
-	dir  string // --dir: a folder, the file named as Pi names it
-	json bool
+	out    string // -o: a file, or - for stdout
+	dir    string // --dir: a folder, the file named as Pi names it
+	json   bool
+	force  bool             // -o may replace another Pi session (never the input)
+	target *safefile.Target // -o's location, opened before any work (nil: stdout, --dir or Pi's folder)
 }
 
 func newSessionFlags() []cli.Flag {
@@ -25,15 +27,29 @@ func newSessionFlags() []cli.Flag {
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder"},
 		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl"},
 		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object"},
+		&cli.BoolFlag{Name: "force", Usage: "let -o replace another Pi session (never FILE itself)"},
 	}
 }
 
-func newSessionOpts(c *cli.Context) (newSessionOptions, error) {
-	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json")}
+// newSessionOpts reads the flags and opens -o's location before any work:
+// a missing folder, an input or another Pi session there is refused at once
+// (see outputRule; a copy an earlier run made from file is replaced). The
+// caller closes opts.target.
+func newSessionOpts(c *cli.Context, file string) (newSessionOptions, error) {
+	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json"), force: c.Bool("force")}
 	if o.out != "" && o.dir != "" {
 		return o, usagef("give -o or --dir, not both")
 	}
-	return o, nil
+	var err error
+	o.target, err = openOutput(o.out, outputRule{inputs: []string{file}, force: o.force})
+	return o, err
+}
+
+// close releases -o's location.
+func (o newSessionOptions) close() {
+	if o.target != nil {
+		o.target.Close()
+	}
 }
 
 func cloneCommand(e *env) *cli.Command {
@@ -57,10 +73,11 @@ lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
 			if err != nil {
 				return err
 			}
-			opts, err := newSessionOpts(c)
+			opts, err := newSessionOpts(c, file)
 			if err != nil {
 				return err
 			}
+			defer opts.close()
 			return runClone(e, opts, file, c.String("leaf"))
 		},
 	}
@@ -121,7 +138,7 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		return err
 	}
 	var res exporter.Result
-	err = writeOutput(e, dest, []string{src}, func(w io.Writer) error {
+	err = writeNew(e, opts, dest, src, func(w io.Writer) error {
 		return compressedAs(dest, w, func(w io.Writer) error {
 			res, err = write(w, h)
 			return err
@@ -131,6 +148,15 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		return err
 	}
 	return reportNewSession(e, opts, dest, h, res)
+}
+
+// writeNew writes to -o's target opened before the work, or to dest (Pi's
+// name, new in its folder).
+func writeNew(e *env, opts newSessionOptions, dest, src string, write func(io.Writer) error) error {
+	if opts.out != "" {
+		return writeTo(e, opts.target, write)
+	}
+	return writeOutput(e, dest, []string{src}, write)
 }
 
 // destination is -o as given, or Pi's file name inside --dir or inside Pi's

@@ -39,10 +39,11 @@ modified. The path written is printed on stdout.`,
 			if err != nil {
 				return err
 			}
-			ns, err := newSessionOpts(c)
+			ns, err := newSessionOpts(c, file)
 			if err != nil {
 				return err
 			}
+			defer ns.close()
 			return runFork(e, forkOptions{newSessionOptions: ns, at: c.String("at"), cwd: c.String("cwd")}, file)
 		},
 	}

@@ -87,7 +87,7 @@ func redactCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)"},
 			&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)"},
-			&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; write anyway"},
+			&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; with -o: replace another Pi session (never an input); write anyway"},
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any"},
 			&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json"},
 			&cli.BoolFlag{Name: "json", Usage: "same as --report json"},
@@ -127,6 +127,9 @@ func redactFlags(c *cli.Context) redactOptions {
 
 func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (err error) {
 	if err := opts.validate(args); err != nil {
+		return err
+	}
+	if err := opts.checkOutput(args); err != nil {
 		return err
 	}
 	r, err := opts.redactor()
@@ -260,14 +263,35 @@ func (o redactOptions) validate(args []string) error {
 		return usagef("--report must be text or json, not %q", o.report)
 	case o.report == "json" && !o.check && !o.inPlace && (o.out == "" || o.out == "-"):
 		return usagef("--report json needs --check, --in-place or -o FILE: standard output carries the session")
-	case (o.replace.Force || o.replace.Backup) && !o.inPlace:
-		return usagef("--force and --backup go with --in-place")
+	case o.replace.Backup && !o.inPlace:
+		return usagef("--backup goes with --in-place")
+	case o.replace.Force && !o.inPlace && (o.out == "" || o.out == "-"):
+		return usagef("--force goes with --in-place or -o")
 	case o.inPlace && contains(args, "-"):
 		return usagef("--in-place cannot replace standard input")
 	case (modes == 0 || o.out == "-") && (len(args) > 1 || isDir(args[0])):
 		return usagef("several inputs need -o FOLDER, --in-place or --check")
 	}
 	return nil
+}
+
+// outputRule is what -o may replace: never an input (--in-place replaces
+// one), another Pi session only with --force (see outputRule).
+func (o redactOptions) outputRule(args []string) outputRule {
+	return outputRule{inputs: inputPaths(args), force: o.replace.Force, inPlace: "pitool redact --in-place"}
+}
+
+// checkOutput checks -o's location before anything is read, when -o names
+// one file (see openOutput); each copy is checked again as it is written.
+func (o redactOptions) checkOutput(args []string) error {
+	if o.out == "" || isDir(o.out) {
+		return nil
+	}
+	t, err := openOutput(o.out, o.outputRule(args))
+	if err != nil || t == nil {
+		return err
+	}
+	return t.Close()
 }
 
 func (o redactOptions) redactor() (*redact.Redactor, error) {
@@ -314,7 +338,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, 
 		return redact.Stats{}, err
 	}
 	var st redact.Stats
-	err = writeOutput(e, out, inputPaths(args), func(w io.Writer) error {
+	err = writeByRule(e, out, o.outputRule(args), func(w io.Writer) error {
 		var err error
 		st, err = r.RedactFileTo(ctx, f.Path, e.stdin, w, jsonl.CompressionForName(out), onFinding)
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
 
 	"github.com/pitool/pitool/repair"
@@ -44,7 +45,7 @@ does not fix (listed on stderr), 2 usage error or unreadable input.`,
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the repaired session to `OUT` (- for stdout)"},
 			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace FILE atomically, keeping FILE.bak"},
 			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would change, write nothing"},
-			&cli.BoolFlag{Name: "force", Usage: "the file may belong to a live Pi session; write anyway"},
+			&cli.BoolFlag{Name: "force", Usage: "the file may belong to a live Pi session, or -o names another Pi session; write anyway (never over FILE)"},
 			&cli.BoolFlag{Name: "close-tool-calls", Usage: "answer unanswered tool calls with error results"},
 			&cli.StringFlag{Name: "quarantine", Usage: "write unsaveable bytes to `FILE` (default OUT.quarantine)"},
 			&cli.BoolFlag{Name: "json", Usage: "print each file's result as one JSON object on stderr (stdout with --dry-run)"},
@@ -84,6 +85,9 @@ func repairFlags(c *cli.Context, e *env) (repairOptions, error) {
 }
 
 func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error {
+	if err := checkRepairOutput(&opts, files); err != nil {
+		return err
+	}
 	remaining := 0
 	for _, f := range files {
 		if isDir(f) {
@@ -102,6 +106,19 @@ func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error
 		return &findingsError{"findings remain"}
 	}
 	return nil
+}
+
+// checkRepairOutput checks -o's location before anything is read (see
+// outputRule), and has the write check it again on the file it replaces.
+func checkRepairOutput(opts *repairOptions, files []string) error {
+	out := opts.Output
+	rule := outputRule{inputs: files, force: opts.Force, inPlace: "pitool repair --in-place"}
+	t, err := openOutput(out, rule)
+	if err != nil || t == nil {
+		return err
+	}
+	opts.OutputCheck = func(f *os.File, info os.FileInfo) error { return rule.check(out, f, info) }
+	return t.Close()
 }
 
 func reportRepair(e *env, opts repairOptions, res *repair.Result) error {
