@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
@@ -108,9 +109,13 @@ func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error
 	return nil
 }
 
-// checkRepairOutput checks -o's location before anything is read (see
-// outputRule), and has the write check it again on the file it replaces.
+// checkRepairOutput checks -o's and --quarantine's locations before
+// anything is read (see outputRule), and has the write check -o again on the
+// file it replaces.
 func checkRepairOutput(opts *repairOptions, files []string) error {
+	if err := checkQuarantine(opts.Quarantine); err != nil {
+		return err
+	}
 	out := opts.Output
 	rule := outputRule{inputs: files, force: opts.Force, inPlace: "pitool repair --in-place"}
 	t, err := openOutput(out, rule)
@@ -118,6 +123,20 @@ func checkRepairOutput(opts *repairOptions, files []string) error {
 		return err
 	}
 	opts.OutputCheck = func(f *os.File, info os.FileInfo) error { return rule.check(out, f, info) }
+	return t.Close()
+}
+
+// checkQuarantine refuses a --quarantine in a missing or read-only folder,
+// or naming a folder, before any work (a file there is kept: the quarantine
+// then gets the next free name).
+func checkQuarantine(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	t, err := safefile.OpenTarget(path, safefile.Options{})
+	if err != nil {
+		return err
+	}
 	return t.Close()
 }
 
