@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
@@ -150,45 +150,45 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (
 		mask.add(f.Path)
 	}
 	rep := newRedactReport(e, opts)
-	var bar *progress.Bar
-	if len(files) > 1 {
-		bar = progress.New(e.stderr, len(files), "redact")
+	err = runner.Each(ctx, runner.Of(files), runner.Options{Progress: e.stderr, Label: "redact"}, func(t runner.Target) error {
+		return redactTarget(ctx, e, r, mask, opts, args, t.File, rep)
+	})
+	if err != nil {
+		return err
 	}
-	for _, f := range files {
-		if opts.inPlace && f.Outside {
-			rep.skip(mask.name(f.Path), outsideReason(mask.name(rootOf(args, f.Path))))
-			bar.Add(1)
-			continue
-		}
-		name := mask.name(f.Path) // a file or folder named after a secret is shown redacted
-		if ns := f.NotRegular(); ns != nil && !opts.check {
-			rep.add(name)
-			rep.skipNotSession(name, ns)
-			bar.Add(1)
-			continue
-		}
-		st, err := redactOne(ctx, e, r, mask, opts, args, f, rep.add(name))
-		if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
-			if f.Named {
-				bar.Finish()
-				return maskedError(f.Path, name, ns)
-			}
-			rep.skipNotSession(name, ns)
-			bar.Add(1)
-			continue
-		}
-		if err != nil && (!opts.check || ctx.Err() != nil) {
-			bar.Finish()
-			return maskedError(f.Path, name, err)
-		}
-		rep.done(f.Path, name, st, err)
-		bar.Add(1)
-	}
-	bar.Finish()
 	if opts.inPlace {
 		warnUnredacted(ctx, e, r, mask, args, files)
 	}
 	return rep.finish()
+}
+
+// redactTarget redacts one file into the report: a file reached through a
+// link out of the folder named (in place) or one that is not a session
+// found in a folder is listed as skipped; one the user named is an error.
+func redactTarget(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, opts redactOptions, args []string, f sessionfiles.File, rep *redactReport) error {
+	if opts.inPlace && f.Outside {
+		rep.skip(mask.name(f.Path), outsideReason(mask.name(rootOf(args, f.Path))))
+		return nil
+	}
+	name := mask.name(f.Path) // a file or folder named after a secret is shown redacted
+	if ns := f.NotRegular(); ns != nil && !opts.check {
+		rep.add(name)
+		rep.skipNotSession(name, ns)
+		return nil
+	}
+	st, err := redactOne(ctx, e, r, mask, opts, args, f, rep.add(name))
+	if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
+		if f.Named {
+			return maskedError(f.Path, name, ns)
+		}
+		rep.skipNotSession(name, ns)
+		return nil
+	}
+	if err != nil && (!opts.check || ctx.Err() != nil) {
+		return maskedError(f.Path, name, err)
+	}
+	rep.done(f.Path, name, st, err)
+	return nil
 }
 
 // maskedError prefixes err with the file's name, shown as name.

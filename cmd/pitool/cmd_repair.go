@@ -6,6 +6,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -90,20 +91,21 @@ func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error
 		return err
 	}
 	remaining := 0
-	for _, f := range files {
-		if isDir(f) {
-			return fmt.Errorf("%s: is a directory", f)
+	err := runner.Each(c.Context, runner.Named(files), runner.Options{}, func(t runner.Target) error {
+		if isDir(t.Path) {
+			return fmt.Errorf("%s: is a directory", t.Path)
 		}
-		res, err := repair.RepairFile(c.Context, f, e.stdin, opts.Options)
+		res, err := repair.RepairFile(c.Context, t.Path, e.stdin, opts.Options)
 		if err != nil {
 			return err
 		}
-		if err := reportRepair(e, opts, res); err != nil {
-			return err
-		}
 		remaining += len(res.Remaining)
-	}
-	if remaining > 0 {
+		return reportRepair(e, opts, res)
+	})
+	switch {
+	case err != nil:
+		return err
+	case remaining > 0:
 		return &findingsError{"findings remain"}
 	}
 	return nil

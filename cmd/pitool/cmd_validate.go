@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
-	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
@@ -65,17 +65,15 @@ type validateTally struct {
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
-	targets := expandTargets(paths)
+	// a file linked under several names is checked under each, as Pi lists each
+	targets, _ := runner.Expand(paths, runner.ExpandOptions{EveryPath: true, KeepErrors: true})
 	t := validateTally{counts: map[repair.Severity]int{}}
-	bar := validateProgress(e, opts, len(targets))
-	for _, tg := range targets {
-		if err := validateTarget(c, e, opts, tg, &t); err != nil {
-			bar.Finish()
-			return err
-		}
-		bar.Add(1)
+	err := runner.Each(c.Context, targets, validateRun(e, opts), func(tg runner.Target) error {
+		return validateTarget(c, e, opts, tg, &t)
+	})
+	if err != nil {
+		return err
 	}
-	bar.Finish()
 	printValidateSummary(e, opts, t)
 	switch {
 	case t.files == 0 && t.skipped == 0:
@@ -90,47 +88,20 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	return nil
 }
 
-// valTarget is one file to validate, or a path that could not be expanded.
-type valTarget struct {
-	path  string
-	named bool // named by the user, not found in a folder
-	err   error
-	// special is set for a file found in a folder that is not a regular
-	// file: it is listed as skipped and never opened.
-	special *jsonl.NotSessionError
-}
-
-// expandTargets lists the session files of every path (folders searched
-// recursively, a file linked under several names checked under each, as
-// Pi lists each); a path that cannot be read is kept with its error.
-func expandTargets(paths []string) []valTarget {
-	var out []valTarget
-	for _, p := range paths {
-		files, err := sessionfiles.ExpandEveryPath([]string{p})
-		if err != nil {
-			out = append(out, valTarget{path: p, err: err})
-			continue
-		}
-		for _, f := range files {
-			out = append(out, valTarget{path: f.Path, named: f.Named, special: f.NotRegular()})
-		}
-	}
-	return out
-}
-
-// validateProgress shows a bar on a terminal's stderr when findings are not
+// validateRun draws the bar on a terminal's stderr when findings are not
 // being printed on the same terminal.
-func validateProgress(e *env, opts validateOptions, n int) *progress.Bar {
-	if n < 2 || (progress.IsTerminal(e.stdout) && !opts.quiet) {
-		return nil
+func validateRun(e *env, opts validateOptions) runner.Options {
+	o := runner.Options{Label: "validate"}
+	if opts.quiet || !progress.IsTerminal(e.stdout) {
+		o.Progress = e.stderr
 	}
-	return progress.New(e.stderr, n, "validate")
+	return o
 }
 
-func validateTarget(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
-	if tg.err != nil {
+func validateTarget(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
+	if tg.Err != nil {
 		t.files++
-		return noteUnreadable(e, opts, tg.path, tg.err, t)
+		return noteUnreadable(e, opts, tg.Path, tg.Err, t)
 	}
 	return validateOne(c, e, opts, tg, t)
 }
@@ -145,20 +116,20 @@ func noteUnreadable(e *env, opts validateOptions, path string, err error, t *val
 }
 
 // validateFile validates one target; a special file is not opened.
-func validateFile(c *cli.Context, e *env, opts validateOptions, tg valTarget) (*repair.Report, error) {
-	if tg.special != nil {
-		return nil, tg.special
+func validateFile(c *cli.Context, e *env, opts validateOptions, tg runner.Target) (*repair.Report, error) {
+	if ns := tg.Special(); ns != nil {
+		return nil, ns
 	}
-	return repair.ValidateFile(c.Context, tg.path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
+	return repair.ValidateFile(c.Context, tg.Path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
 }
 
-func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
-	path := tg.path
+func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
+	path := tg.Path
 	rep, err := validateFile(c, e, opts, tg)
 	if c.Context.Err() != nil {
 		return c.Context.Err()
 	}
-	if ns, ok := jsonl.IsNotSession(err); ok && !tg.named {
+	if ns, ok := jsonl.IsNotSession(err); ok && !tg.Named {
 		t.skipped++
 		if opts.quiet && !opts.json {
 			return nil
