@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -51,7 +51,7 @@ func sessionPaths(e *env, paths []string) ([]string, *readFailures, error) {
 		}
 		paths = []string{dir}
 	}
-	files, err := sessionfiles.Expand(paths)
+	files, err := runner.Expand(paths, runner.ExpandOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
