@@ -12,12 +12,54 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// repairOptions are repair's flags, bound to its fields (the options
+// pattern: flags() binds, validate() checks what the types cannot).
 type repairOptions struct {
 	repair.Options
 	json bool
 }
 
+func (o *repairOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the repaired session to `OUT` (- for stdout)", Destination: &o.Output},
+		&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace FILE atomically, keeping FILE.bak", Destination: &o.InPlace},
+		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would change, write nothing", Destination: &o.DryRun},
+		&cli.BoolFlag{Name: "force", Usage: "the file may belong to a live Pi session, or -o names another Pi session; write anyway (never over FILE)", Destination: &o.Force},
+		&cli.BoolFlag{Name: "close-tool-calls", Usage: "answer unanswered tool calls with error results", Destination: &o.CloseToolCalls},
+		&cli.StringFlag{Name: "quarantine", Usage: "write unsaveable bytes to `FILE` (default OUT.quarantine)", Destination: &o.Quarantine},
+		&cli.BoolFlag{Name: "json", Usage: "print each file's result as one JSON object on stderr (stdout with --dry-run)", Destination: &o.json},
+	}
+}
+
+// validate refuses modes that exclude each other.
+func (o *repairOptions) validate() error {
+	modes := 0
+	for _, set := range []bool{o.Output != "", o.InPlace, o.DryRun} {
+		if set {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return usagef("-o, --in-place and --dry-run exclude each other")
+	}
+	return nil
+}
+
+// checkFiles refuses file counts the modes do not take.
+func (o *repairOptions) checkFiles(n int) error {
+	switch {
+	case n == 0:
+		return usagef("repair needs at least one FILE (or - for stdin)")
+	case n > 1 && !o.InPlace && !o.DryRun:
+		return usagef("repair of several files needs --in-place or --dry-run")
+	case n > 1 && o.Quarantine != "":
+		return usagef("--quarantine takes one FILE")
+	}
+	return nil
+}
+
 func repairCommand(e *env) *cli.Command {
+	opts := &repairOptions{}
 	return &cli.Command{
 		Name:      "repair",
 		Usage:     "repair damaged session files, keeping every byte that can be saved",
@@ -43,47 +85,18 @@ it unless --force.
 
 Exit status: 0 repaired (or nothing to do), 1 findings remain that repair
 does not fix (listed on stderr), 2 usage error or unreadable input.`,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the repaired session to `OUT` (- for stdout)"},
-			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace FILE atomically, keeping FILE.bak"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would change, write nothing"},
-			&cli.BoolFlag{Name: "force", Usage: "the file may belong to a live Pi session, or -o names another Pi session; write anyway (never over FILE)"},
-			&cli.BoolFlag{Name: "close-tool-calls", Usage: "answer unanswered tool calls with error results"},
-			&cli.StringFlag{Name: "quarantine", Usage: "write unsaveable bytes to `FILE` (default OUT.quarantine)"},
-			&cli.BoolFlag{Name: "json", Usage: "print each file's result as one JSON object on stderr (stdout with --dry-run)"},
-		},
+		Flags: opts.flags(),
 		Action: func(c *cli.Context) error {
-			opts, err := repairFlags(c, e)
-			if err != nil {
+			if err := opts.validate(); err != nil {
 				return err
 			}
-			return runRepair(c, e, opts, c.Args().Slice())
+			if err := opts.checkFiles(c.NArg()); err != nil {
+				return err
+			}
+			opts.Stdout = e.stdout
+			return runRepair(c, e, *opts, c.Args().Slice())
 		},
 	}
-}
-
-func repairFlags(c *cli.Context, e *env) (repairOptions, error) {
-	o := repairOptions{json: c.Bool("json"), Options: repair.Options{
-		Output: c.String("output"), Stdout: e.stdout, InPlace: c.Bool("in-place"), DryRun: c.Bool("dry-run"),
-		Force: c.Bool("force"), CloseToolCalls: c.Bool("close-tool-calls"), Quarantine: c.String("quarantine"),
-	}}
-	modes := 0
-	for _, set := range []bool{o.Output != "", o.InPlace, o.DryRun} {
-		if set {
-			modes++
-		}
-	}
-	switch {
-	case c.NArg() == 0:
-		return o, usagef("repair needs at least one FILE (or - for stdin)")
-	case modes > 1:
-		return o, usagef("-o, --in-place and --dry-run exclude each other")
-	case c.NArg() > 1 && !o.InPlace && !o.DryRun:
-		return o, usagef("repair of several files needs --in-place or --dry-run")
-	case c.NArg() > 1 && o.Quarantine != "":
-		return o, usagef("--quarantine takes one FILE")
-	}
-	return o, nil
 }
 
 func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error {

@@ -13,13 +13,27 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// validateOptions are validate's flags, bound to its fields (the options
+// pattern: flags() binds, validate() checks).
 type validateOptions struct {
 	json       bool
 	maxPerCode int
 	quiet      bool
 }
 
+func (o *validateOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line", Destination: &o.json},
+		&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all", Destination: &o.maxPerCode},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary (and errors)", Destination: &o.quiet},
+	}
+}
+
+// validate checks what the flags' types cannot: nothing, for validate.
+func (o *validateOptions) validate() error { return nil }
+
 func validateCommand(e *env) *cli.Command {
+	opts := &validateOptions{}
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "find damage in session files: framing, JSON, header, ids, parents, tool pairing, references",
@@ -42,17 +56,15 @@ one named on the command line is an error.
 
 Exit status: 0 clean (info notes at most), 1 errors or warnings found,
 2 a file could not be read, is not a Pi session, or a usage error.`,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line"},
-			&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary (and errors)"},
-		},
+		Flags: opts.flags(),
 		Action: func(c *cli.Context) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
 			if c.NArg() == 0 {
 				return usagef("validate needs at least one PATH (or - for stdin)")
 			}
-			opts := validateOptions{json: c.Bool("json"), maxPerCode: c.Int("max-per-code"), quiet: c.Bool("quiet")}
-			return runValidate(c, e, opts, c.Args().Slice())
+			return runValidate(c, e, *opts, c.Args().Slice())
 		},
 	}
 }
