@@ -22,27 +22,28 @@ type newSessionOptions struct {
 	target *safefile.Target // -o's location, opened before any work (nil: stdout, --dir or Pi's folder)
 }
 
-func newSessionFlags() []cli.Flag {
+func (o *newSessionOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder"},
-		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl"},
-		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object"},
-		&cli.BoolFlag{Name: "force", Usage: "let -o replace another Pi session (never FILE itself)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder", Destination: &o.out},
+		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl", Destination: &o.dir},
+		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object", Destination: &o.json},
+		&cli.BoolFlag{Name: "force", Usage: "let -o replace another Pi session (never FILE itself)", Destination: &o.force},
 	}
 }
 
-// newSessionOpts reads the flags and opens -o's location before any work:
-// a missing folder, an input or another Pi session there is refused at once
-// (see outputRule; a copy an earlier run made from file is replaced). The
-// caller closes opts.target.
-func newSessionOpts(c *cli.Context, file string) (newSessionOptions, error) {
-	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json"), force: c.Bool("force")}
+func (o *newSessionOptions) validate() error {
 	if o.out != "" && o.dir != "" {
-		return o, usagef("give -o or --dir, not both")
+		return usagef("give -o or --dir, not both")
 	}
-	var err error
+	return nil
+}
+
+// open opens -o's location before any work: a missing folder, an input or
+// another Pi session there is refused at once (see outputRule; a copy an
+// earlier run made from file is replaced). close releases it.
+func (o *newSessionOptions) open(file string) (err error) {
 	o.target, err = openOutput(o.out, outputRule{inputs: []string{file}, force: o.force})
-	return o, err
+	return err
 }
 
 // close releases -o's location.
@@ -52,7 +53,20 @@ func (o newSessionOptions) close() {
 	}
 }
 
+// cloneOptions are clone's flags.
+type cloneOptions struct {
+	newSessionOptions
+	leaf string // --leaf: the branch's last entry, "" for the active leaf
+}
+
+func (o *cloneOptions) flags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)", Destination: &o.leaf},
+	}, o.newSessionOptions.flags()...)
+}
+
 func cloneCommand(e *env) *cli.Command {
+	opts := &cloneOptions{}
 	return &cli.Command{
 		Name:      "clone",
 		Usage:     "copy one branch of a session into a new session file, as Pi's /clone does",
@@ -65,20 +79,20 @@ exactly as Pi's createBranchedSession does. FILE is never modified.
 By default the file goes where Pi looks for the session's cwd, so 'pi -r'
 lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
 <timestamp>_<id>.jsonl. The path written is printed on stdout.`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)"},
-		}, newSessionFlags()...),
+		Flags: opts.flags(),
 		Action: func(c *cli.Context) error {
+			if err := opts.validate(); err != nil {
+				return err
+			}
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			opts, err := newSessionOpts(c, file)
-			if err != nil {
+			if err := opts.open(file); err != nil {
 				return err
 			}
 			defer opts.close()
-			return runClone(e, opts, file, c.String("leaf"))
+			return runClone(e, opts.newSessionOptions, file, opts.leaf)
 		},
 	}
 }
