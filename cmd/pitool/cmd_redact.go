@@ -281,11 +281,15 @@ func (o redactOptions) outputRule(args []string) outputRule {
 	return outputRule{inputs: inputPaths(args), force: o.replace.Force, inPlace: "pitool redact --in-place"}
 }
 
-// checkOutput checks -o's location before anything is read, when -o names
-// one file (see openOutput); each copy is checked again as it is written.
+// checkOutput checks -o's location before anything is read: the file (see
+// openOutput), or the folder the copies go into; each copy is checked again
+// as it is written.
 func (o redactOptions) checkOutput(args []string) error {
-	if o.out == "" || isDir(o.out) {
+	switch {
+	case o.out == "":
 		return nil
+	case isDir(o.out):
+		return safefile.CheckFolder(o.out)
 	}
 	t, err := openOutput(o.out, o.outputRule(args))
 	if err != nil || t == nil {

@@ -86,9 +86,32 @@ func (t *Target) look(viaLink bool) error {
 
 // checkWritable refuses a folder this process cannot create a file in.
 func (t *Target) checkWritable() error {
-	err := unix.Faccessat(t.d.fd(), ".", unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+	if err := writable(t.d); err != nil {
+		return fmt.Errorf("cannot write %s: %w", t.path, err)
+	}
+	return nil
+}
+
+// writable refuses a folder this process cannot create a file in
+// (ErrNotWritable).
+func writable(d *dir) error {
+	if err := unix.Faccessat(d.fd(), ".", unix.W_OK|unix.X_OK, unix.AT_EACCESS); err != nil {
+		return fmt.Errorf("%w (%s: %w)", ErrNotWritable, d.path, err)
+	}
+	return nil
+}
+
+// CheckFolder refuses, before any work writes into it, a folder that is
+// missing, is not a folder, or that this process cannot create a file in
+// (ErrNotWritable): for an output that is a folder (redact -o DIR).
+func CheckFolder(path string) error {
+	d, err := openDir(path)
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w (%s: %w)", t.path, ErrNotWritable, t.d.path, err)
+		return fmt.Errorf("cannot write into %s: %w", path, err)
+	}
+	defer d.Close()
+	if err := writable(d); err != nil {
+		return fmt.Errorf("cannot write into %s: %w", path, err)
 	}
 	return nil
 }

@@ -67,3 +67,19 @@ func TestTargetReplacedMeanwhile(t *testing.T) {
 	}
 	assertUntouched(t, dir, "kept\n")
 }
+
+// TestCheckFolder: a folder passes; a missing one and a file are refused,
+// naming the path.
+func TestCheckFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckFolder(dir); err != nil {
+		t.Errorf("CheckFolder(%s) = %v", dir, err)
+	}
+	file := filepath.Join(dir, "f")
+	mustWrite(t, file, "x", 0o600)
+	for _, p := range []string{filepath.Join(dir, "nope"), file} {
+		if err := CheckFolder(p); err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("CheckFolder(%s) = %v, want an error naming it", p, err)
+		}
+	}
+}
