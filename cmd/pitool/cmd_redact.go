@@ -231,9 +231,9 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathM
 		redacted[f.Path] = true
 	}
 	left := 0
-	for _, p := range all {
+	_ = runner.Each(ctx, all, runner.Options{}, func(p string) error {
 		if redacted[p] {
-			continue
+			return nil
 		}
 		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
 		case err != nil:
@@ -243,7 +243,8 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathM
 			e.warningf("%s holds %d secrets and was not redacted", mask.name(p), st.Findings)
 			left++
 		}
-	}
+		return nil
+	}) // Ctrl-C ends the warnings; the run's own result stands
 	if left > 0 {
 		e.hintf("remove or redact them before sharing; 'pitool redact --check %s' lists them", mask.replace(strings.Join(args, " ")))
 	}
