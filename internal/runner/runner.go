@@ -111,7 +111,7 @@ const (
 func Judge(named bool, err error) Verdict {
 	_, isNS := jsonl.IsNotSession(err)
 	switch {
-	case named || Unreadable(err):
+	case named || unreadable(err):
 		return Fail
 	case isNS:
 		return SkipNotSession
@@ -119,10 +119,10 @@ func Judge(named bool, err error) Verdict {
 	return SkipDamaged
 }
 
-// Unreadable reports whether err means the file's bytes could not be had:
+// unreadable reports whether err means the file's bytes could not be had:
 // an error of the system (permission, I/O), or a compressed stream that does
 // not decompress.
-func Unreadable(err error) bool {
+func unreadable(err error) bool {
 	var pe *fs.PathError
 	var se *os.SyscallError
 	return errors.As(err, &pe) || errors.As(err, &se) || errors.Is(err, syscall.EIO) ||

@@ -170,10 +170,6 @@ func (t *Target) stillThere() error {
 	return nil
 }
 
-// Path is the target's path as the caller named it (resolved for a
-// descriptor path).
-func (t *Target) Path() string { return t.path }
-
 // Close releases the target's folder.
 func (t *Target) Close() error {
 	if t.d == nil {
