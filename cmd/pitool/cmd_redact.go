@@ -19,15 +19,39 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// redactOptions are redact's flags, bound to its fields (the options
+// pattern: flags() binds, validate() checks what the types cannot).
 type redactOptions struct {
 	out         string
 	inPlace     bool
 	replace     redact.ReplaceOptions
 	check       bool
 	report      string
-	rules       []string
-	secretsFrom []string
+	json        bool // --json: --report json
+	rules       cli.StringSlice
+	secrets     cli.StringSlice // --secret, into red.Secrets
+	secretsFrom cli.StringSlice
 	red         redact.Options
+}
+
+func (o *redactOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)", Destination: &o.out},
+		&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)", Destination: &o.inPlace},
+		&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)", Destination: &o.replace.Backup},
+		&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; with -o: replace another Pi session (never an input); write anyway", Destination: &o.replace.Force},
+		&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any", Destination: &o.check},
+		&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json", Destination: &o.report},
+		&cli.BoolFlag{Name: "json", Usage: "same as --report json", Destination: &o.json},
+		&cli.StringSliceFlag{Name: "rules", Usage: "extra rules and allowlists from `FILE` (TOML or JSON)", Destination: &o.rules},
+		&cli.StringSliceFlag{Name: "secret", Usage: "also redact this literal `VALUE`", Destination: &o.secrets},
+		&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)", Destination: &o.secretsFrom},
+		&cli.StringFlag{Name: "salt", Usage: "key placeholders with `SALT` (same salt, same placeholders across runs)", Destination: &o.red.Salt},
+		&cli.BoolFlag{Name: "pii", Usage: "also redact e-mail addresses, phone numbers and IP addresses", Destination: &o.red.PII},
+		&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd), in content and in file and folder names", Destination: &o.red.Paths},
+		&cli.BoolFlag{Name: "drop-signatures", Usage: "remove opaque thinking/thought/text signatures", Destination: &o.red.DropSignatures},
+		&cli.BoolFlag{Name: "drop-images", Usage: "replace image data with a 1x1 placeholder image", Destination: &o.red.DropImages},
+	}
 }
 
 // redactHelp is the long help of pitool redact.
@@ -78,49 +102,22 @@ TOML or JSON file of extra [[rules]] and [allowlist] entries.
 ` + helpExitCodes
 
 func redactCommand(e *env) *cli.Command {
+	opts := &redactOptions{}
 	return &cli.Command{
 		Name:        "redact",
 		Usage:       "replace credentials and other secrets in sessions, keeping them valid",
 		ArgsUsage:   "FILE|DIR...",
 		Description: redactHelp,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
-			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)"},
-			&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)"},
-			&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; with -o: replace another Pi session (never an input); write anyway"},
-			&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any"},
-			&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json"},
-			&cli.BoolFlag{Name: "json", Usage: "same as --report json"},
-			&cli.StringSliceFlag{Name: "rules", Usage: "extra rules and allowlists from `FILE` (TOML or JSON)"},
-			&cli.StringSliceFlag{Name: "secret", Usage: "also redact this literal `VALUE`"},
-			&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)"},
-			&cli.StringFlag{Name: "salt", Usage: "key placeholders with `SALT` (same salt, same placeholders across runs)"},
-			&cli.BoolFlag{Name: "pii", Usage: "also redact e-mail addresses, phone numbers and IP addresses"},
-			&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd), in content and in file and folder names"},
-			&cli.BoolFlag{Name: "drop-signatures", Usage: "remove opaque thinking/thought/text signatures"},
-			&cli.BoolFlag{Name: "drop-images", Usage: "replace image data with a 1x1 placeholder image"},
-		},
+		Flags:       opts.flags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("redact needs at least one FILE or DIR (or - for stdin)")
 			}
-			return runRedact(c.Context, e, redactFlags(c), c.Args().Slice())
-		},
-	}
-}
-
-func redactFlags(c *cli.Context) redactOptions {
-	report := c.String("report")
-	if c.Bool("json") {
-		report = "json"
-	}
-	return redactOptions{
-		out: c.String("output"), inPlace: c.Bool("in-place"), check: c.Bool("check"),
-		replace: redact.ReplaceOptions{Force: c.Bool("force"), Backup: c.Bool("backup")},
-		report:  report, rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
-		red: redact.Options{
-			Salt: c.String("salt"), Secrets: c.StringSlice("secret"), PII: c.Bool("pii"), Paths: c.Bool("paths"),
-			DropSignatures: c.Bool("drop-signatures"), DropImages: c.Bool("drop-images"),
+			if opts.json {
+				opts.report = "json"
+			}
+			opts.red.Secrets = opts.secrets.Value()
+			return runRedact(c.Context, e, *opts, c.Args().Slice())
 		},
 	}
 }
@@ -300,14 +297,14 @@ func (o redactOptions) checkOutput(args []string) error {
 }
 
 func (o redactOptions) redactor() (*redact.Redactor, error) {
-	for _, path := range o.rules {
+	for _, path := range o.rules.Value() {
 		c, err := redact.LoadConfig(path)
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
 		o.red.Rules = append(o.red.Rules, c)
 	}
-	for _, path := range o.secretsFrom {
+	for _, path := range o.secretsFrom.Value() {
 		values, err := redact.ReadSecretsFile(path)
 		if err != nil {
 			return nil, usagef("%v", err)
