@@ -310,3 +310,29 @@ func skipNested(dec *json.Decoder, open json.Delim) bool {
 	}
 	return true
 }
+
+// SessionHeader reads the start of r (plain, gzip or zstd; at most
+// SniffBytes of it, decompressed) and returns the session header its first
+// line that is not blank holds, and whether that line is one: what makes a
+// file an existing Pi session that a command must not write over. name is
+// for messages only.
+func SessionHeader(name string, r io.Reader) (Header, bool) {
+	src, err := newSource(name, io.NopCloser(r), -1)
+	if err != nil {
+		return Header{}, false
+	}
+	prefix, complete, _ := src.peek(SniffBytes)
+	b := bytes.TrimPrefix(prefix, bom)
+	for len(b) > 0 {
+		line, rest, cut := nextLine(b, complete)
+		switch kind, _ := classifyLine(line, cut); {
+		case kind == kindBlank:
+			b = rest
+			continue
+		case kind == kindHeader && !cut:
+			return readHeader(bytes.TrimSuffix(line, []byte{'\r'})), true
+		}
+		break
+	}
+	return Header{}, false
+}

@@ -178,3 +178,31 @@ func BenchmarkCheckSessionFile(b *testing.B) {
 		})
 	}
 }
+
+// TestSessionHeader: a header on the first line that is not blank makes a
+// session, compressed too; a headerless session, a torn header or another
+// file is none.
+func TestSessionHeader(t *testing.T) {
+	head := `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p","parentSession":"/a/b.jsonl"}`
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(head + "\n"))
+	zw.Close()
+	for name, c := range map[string]struct {
+		in   string
+		want bool
+	}{
+		"plain":    {head + "\n{}\n", true},
+		"blank":    {"\n \n" + head + "\n", true},
+		"gzip":     {gz.String(), true},
+		"entry":    {`{"type":"message","id":"a","parentId":null}` + "\n" + head + "\n", false},
+		"torn":     {head[:40], false},
+		"markdown": {"# a page\n", false},
+		"empty":    {"", false},
+	} {
+		h, ok := jsonl.SessionHeader(name, strings.NewReader(c.in))
+		if ok != c.want || (ok && (h.ID != "s1" || h.ParentSession != "/a/b.jsonl")) {
+			t.Errorf("%s: SessionHeader = %+v, %v; want %v", name, h, ok, c.want)
+		}
+	}
+}

@@ -19,6 +19,6 @@
 // firstKeptEntryId or toolCallId that names it, and the tree holds together.
 // A key that holds a secret is replaced like a value; should the new key equal
 // another key of its object, it gets a "#2" suffix, so no member is lost.
-// Findings never carry a secret: a preview shows at most four bytes and the
+// Findings never carry a secret: a preview shows no byte of it, only its
 // length, and a key on a finding's JSON path shows its redacted form.
 package redact

@@ -33,7 +33,7 @@ type Finding struct {
 	Rule        string `json:"rule"`
 	JSONPath    string `json:"path"`
 	Line        int    `json:"line,omitempty"` // set by callers that know it (Stream does)
-	Preview     string `json:"preview"`        // masked: a few leading bytes and the length
+	Preview     string `json:"preview"`        // masked: "****(N bytes)", no byte of the secret
 	EntryType   string `json:"entryType,omitempty"`
 	Placeholder string `json:"placeholder"`
 }
@@ -265,14 +265,11 @@ func (r *Redactor) placeholder(rule, secret string) string {
 	return "[REDACTED:" + rule + ":" + tag + "]"
 }
 
-// mask shows at most four leading bytes of a long value, and its length.
+// mask is a secret's preview: its length only, no byte of it (four leading
+// bytes of a URL's password are a quarter of it; the rule already says what
+// kind of token it is).
 func mask(secret string) string {
-	n := len(secret)
-	shown := 0
-	if n >= 16 {
-		shown = 4
-	}
-	return fmt.Sprintf("%s…(%d bytes)", secret[:shown], n)
+	return fmt.Sprintf("****(%d bytes)", len(secret))
 }
 
 // applyEdits returns line with the edits (sorted, non-overlapping) applied.

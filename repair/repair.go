@@ -32,14 +32,17 @@ type Options struct {
 	DryRun         bool      // decide the fixes, write nothing
 	Force          bool      // repair a file modified within IdleTime
 	CloseToolCalls bool      // answer unanswered tool calls with error results
-	Quarantine     string    // quarantine file; default OUTPUT.quarantine (INPUT.quarantine for stdout)
+	Quarantine     string    // quarantine file; default OUTPUT.quarantine (none for stdout: the input keeps the bytes)
+	// OutputCheck, when set, is given the file an output file would replace
+	// (safefile.Options.Check), which it may refuse.
+	OutputCheck func(f *os.File, info os.FileInfo) error
 }
 
 // Result is what a repair did (or, with DryRun, would do).
 type Result struct {
 	File            string         `json:"file"`
 	Output          string         `json:"output"`               // "-" for stdout, "" for a dry run
-	Quarantine      string         `json:"quarantine,omitempty"` // the quarantine file, when anything went there
+	Quarantine      string         `json:"quarantine,omitempty"` // the quarantine file, when anything went there ("" when the output is stdout and the input file keeps those bytes)
 	Fixes           []Fix          `json:"fixes"`
 	Changed         bool           `json:"changed"`            // the output differs from the input
 	BytesIn         int64          `json:"bytesIn"`            // decompressed input size
@@ -199,6 +202,9 @@ func apply(ctx context.Context, pl *plan, src *jsonl.Source, path string, edit *
 		res.Quarantine = q
 	}
 	write := func(w io.Writer, q io.Writer) (int64, error) {
+		if q == nil && pl.quarant {
+			q = io.Discard // output to stdout: the input, left as it is, keeps those bytes
+		}
 		basis := int64(-1) // compressed output cannot take appended lines
 		var from int64
 		comp := outputCompression(src, res.Output, opts)
@@ -236,7 +242,7 @@ func commit(res *Result, edit *safefile.Edit, opts Options, write func(w, q io.W
 			_, err := write(opts.Stdout, q)
 			return err
 		}
-		return safefile.WriteFile(res.Output, safefile.Options{}, func(w io.Writer) error { _, err := write(w, q); return err })
+		return safefile.WriteFile(res.Output, safefile.Options{Check: opts.OutputCheck}, func(w io.Writer) error { _, err := write(w, q); return err })
 	}
 	if res.Quarantine == "" {
 		return output(nil)
@@ -264,7 +270,9 @@ func outputName(path string, opts Options) string {
 }
 
 // quarantineName picks a quarantine file beside the output that does not
-// exist yet, so an earlier quarantine is never overwritten.
+// exist yet, so an earlier quarantine is never overwritten. A file repaired
+// to stdout gets none ("", no file is made beside the input): the input,
+// which is not changed, still holds every byte the output leaves out.
 func quarantineName(path, output string, opts Options) (string, error) {
 	base := opts.Quarantine
 	if base == "" {
@@ -272,7 +280,7 @@ func quarantineName(path, output string, opts Options) (string, error) {
 		case output != "-":
 			base = output + QuarantineSuffix
 		case path != jsonl.StdinName:
-			base = path + QuarantineSuffix
+			return "", nil
 		default:
 			return "", errors.New("some input lines cannot be saved and need a quarantine file: give --quarantine FILE (or -o FILE)")
 		}

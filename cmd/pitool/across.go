@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,7 +42,7 @@ func sessionPaths(e *env, paths []string) ([]string, *readFailures, error) {
 		}
 		paths = []string{dir}
 	}
-	files, err := sessionfiles.Expand(paths)
+	files, err := runner.Expand(paths, runner.ExpandOptions{})
 	if err != nil {
 		return nil, nil, err
 	}

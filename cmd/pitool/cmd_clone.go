@@ -15,28 +15,58 @@ import (
 
 // newSessionOptions says where a clone or fork goes.
 type newSessionOptions struct {
-	out  string // -o: a file, or - for stdout
-	dir  string // --dir: a folder, the file named as Pi names it
-	json bool
+	out    string // -o: a file, or - for stdout
+	dir    string // --dir: a folder, the file named as Pi names it
+	json   bool
+	force  bool             // -o may replace another Pi session (never the input)
+	target *safefile.Target // -o's location, opened before any work (nil: stdout, --dir or Pi's folder)
 }
 
-func newSessionFlags() []cli.Flag {
+func (o *newSessionOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder"},
-		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl"},
-		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (- for stdout) instead of Pi's sessions folder", Destination: &o.out},
+		&cli.StringFlag{Name: "dir", Usage: "write into `DIR`, with Pi's file name <timestamp>_<id>.jsonl", Destination: &o.dir},
+		&cli.BoolFlag{Name: "json", Usage: "print what was written as one JSON object", Destination: &o.json},
+		&cli.BoolFlag{Name: "force", Usage: "let -o replace another Pi session (never FILE itself)", Destination: &o.force},
 	}
 }
 
-func newSessionOpts(c *cli.Context) (newSessionOptions, error) {
-	o := newSessionOptions{out: c.String("output"), dir: c.String("dir"), json: c.Bool("json")}
+func (o *newSessionOptions) validate() error {
 	if o.out != "" && o.dir != "" {
-		return o, usagef("give -o or --dir, not both")
+		return usagef("give -o or --dir, not both")
 	}
-	return o, nil
+	return nil
+}
+
+// open opens -o's location before any work: a missing folder, an input or
+// another Pi session there is refused at once (see outputRule; a copy an
+// earlier run made from file is replaced). close releases it.
+func (o *newSessionOptions) open(file string) (err error) {
+	o.target, err = openOutput(o.out, outputRule{inputs: []string{file}, force: o.force})
+	return err
+}
+
+// close releases -o's location.
+func (o newSessionOptions) close() {
+	if o.target != nil {
+		o.target.Close()
+	}
+}
+
+// cloneOptions are clone's flags.
+type cloneOptions struct {
+	newSessionOptions
+	leaf string // --leaf: the branch's last entry, "" for the active leaf
+}
+
+func (o *cloneOptions) flags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)", Destination: &o.leaf},
+	}, o.newSessionOptions.flags()...)
 }
 
 func cloneCommand(e *env) *cli.Command {
+	opts := &cloneOptions{}
 	return &cli.Command{
 		Name:      "clone",
 		Usage:     "copy one branch of a session into a new session file, as Pi's /clone does",
@@ -49,20 +79,18 @@ exactly as Pi's createBranchedSession does. FILE is never modified.
 By default the file goes where Pi looks for the session's cwd, so 'pi -r'
 lists it: $PI_CODING_AGENT_DIR (or ~/.pi/agent) /sessions/--<cwd>--/
 <timestamp>_<id>.jsonl. The path written is printed on stdout.`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "leaf", Usage: "entry `ID` whose branch to copy (default: the active leaf)"},
-		}, newSessionFlags()...),
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			opts, err := newSessionOpts(c)
-			if err != nil {
+			if err := opts.open(file); err != nil {
 				return err
 			}
-			return runClone(e, opts, file, c.String("leaf"))
-		},
+			defer opts.close()
+			return runClone(e, opts.newSessionOptions, file, opts.leaf)
+		}),
 	}
 }
 
@@ -121,7 +149,7 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		return err
 	}
 	var res exporter.Result
-	err = writeOutput(e, dest, []string{src}, func(w io.Writer) error {
+	err = writeNew(e, opts, dest, src, func(w io.Writer) error {
 		return compressedAs(dest, w, func(w io.Writer) error {
 			res, err = write(w, h)
 			return err
@@ -131,6 +159,15 @@ func writeNewSession(e *env, opts newSessionOptions, src, cwd string,
 		return err
 	}
 	return reportNewSession(e, opts, dest, h, res)
+}
+
+// writeNew writes to -o's target opened before the work, or to dest (Pi's
+// name, new in its folder).
+func writeNew(e *env, opts newSessionOptions, dest, src string, write func(io.Writer) error) error {
+	if opts.out != "" {
+		return writeTo(e, opts.target, write)
+	}
+	return writeOutput(e, dest, []string{src}, write)
 }
 
 // destination is -o as given, or Pi's file name inside --dir or inside Pi's

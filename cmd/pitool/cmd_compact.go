@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/compactor"
-	"github.com/pitool/pitool/internal/parallel"
-	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
@@ -140,26 +139,26 @@ func runCompact(ctx context.Context, e *env, run *compactRun) error {
 	} else {
 		tuneGC()
 	}
-	bar := progress.New(e.stderr, len(run.targets), "compact")
 	var rows []compactRow
 	var werr error
-	parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) compactor.Outcome {
-		return compactTarget(ctx, run, run.targets[i])
-	}, func(i int, o compactor.Outcome) {
-		bar.Add(1)
-		run.refused += noteCompactSkip(e, o, run.targets[i].named)
-		if ctx.Err() != nil && o.Status == compactor.Failed {
-			o.Status, o.Reason = statusInterrupted, "interrupted"
-		}
-		if o.Status == compactor.Failed {
-			e.errorf("%s", fileError(o.File, o.Err))
-		}
-		if run.json && werr == nil {
-			werr = writeJSONLine(e, outcomeJSON(o, run.opts.Plan))
-		}
-		rows = append(rows, rowOf(o))
-	})
-	bar.Finish()
+	// the report never stops the run: every file in flight is listed, and
+	// finishCompact says why the run ended (Ctrl-C, a failed write)
+	_ = runner.Run(ctx, run.targets, runner.Options{Progress: e.stderr, Label: "compact", Jobs: run.jobs},
+		func(ctx context.Context, t target) compactor.Outcome { return compactTarget(ctx, run, t) },
+		func(t target, o compactor.Outcome) error {
+			run.refused += noteCompactSkip(e, o, t.named)
+			if ctx.Err() != nil && o.Status == compactor.Failed {
+				o.Status, o.Reason = statusInterrupted, "interrupted"
+			}
+			if o.Status == compactor.Failed {
+				e.errorf("%s", fileError(o.File, o.Err))
+			}
+			if run.json && werr == nil {
+				werr = writeJSONLine(e, outcomeJSON(o, run.opts.Plan))
+			}
+			rows = append(rows, rowOf(o))
+			return nil
+		})
 	return finishCompact(ctx, e, run, rows, werr)
 }
 

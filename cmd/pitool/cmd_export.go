@@ -20,6 +20,7 @@ type exportOptions struct {
 	noToolOutput bool
 	title        string
 	redact       bool
+	force        bool // -o may replace another Pi session (never the input)
 }
 
 func exportCommand(e *env) *cli.Command {
@@ -47,13 +48,14 @@ func exportFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-tool-output", Usage: "leave tool results and written file contents out"},
 		&cli.StringFlag{Name: "title", Usage: "page `TITLE` (default: the session name, or its id)"},
 		&cli.BoolFlag{Name: "redact", Usage: "replace secrets with placeholders first, with the same rules as 'pitool redact'"},
+		&cli.BoolFlag{Name: "force", Usage: "let -o replace a Pi session (never FILE itself)"},
 	}
 }
 
 func exportOpts(c *cli.Context) exportOptions {
 	return exportOptions{out: c.String("output"), leaf: c.String("leaf"), allBranches: c.Bool("all-branches"),
 		noThinking: c.Bool("no-thinking"), noToolOutput: c.Bool("no-tool-output"), title: c.String("title"),
-		redact: c.Bool("redact")}
+		redact: c.Bool("redact"), force: c.Bool("force")}
 }
 
 func exportHTMLCommand(e *env) *cli.Command {
@@ -139,6 +141,13 @@ func toTerminal(w io.Writer, write func(io.Writer) error) error {
 
 func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {
 	tuneGC() // an export decodes every entry shown and keeps little of it
+	out, err := openOutput(opts.out, outputRule{inputs: []string{file}, force: opts.force})
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		defer out.Close()
+	}
 	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
 	if err != nil {
 		return err
@@ -154,7 +163,7 @@ func runExport(e *env, c *cli.Context, opts exportOptions, file string, write ex
 			return err
 		}
 	}
-	return writeOutput(e, opts.out, []string{file}, func(w io.Writer) error {
+	return writeTo(e, out, func(w io.Writer) error {
 		return write(c, w, ix, xo)
 	})
 }

@@ -15,7 +15,22 @@ type forkOptions struct {
 	cwd string // --cwd: the project to fork the whole session into
 }
 
+func (o *forkOptions) flags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "at", Usage: "user message `ID` to fork before", Destination: &o.at},
+		&cli.StringFlag{Name: "cwd", Usage: "project `DIR` to fork the whole session into", Destination: &o.cwd},
+	}, o.newSessionOptions.flags()...)
+}
+
+func (o *forkOptions) validate() error {
+	if (o.at == "") == (o.cwd == "") {
+		return usagef("fork needs exactly one of --at ID or --cwd DIR")
+	}
+	return o.newSessionOptions.validate()
+}
+
 func forkCommand(e *env) *cli.Command {
+	opts := &forkOptions{}
 	return &cli.Command{
 		Name:      "fork",
 		Usage:     "start a new session from part of another, as Pi's /fork and forkFrom do",
@@ -30,28 +45,22 @@ every entry of FILE unchanged, filed under DIR's sessions folder.
 
 The new header has a new UUIDv7 and parentSession = FILE. FILE is never
 modified. The path written is printed on stdout.`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "at", Usage: "user message `ID` to fork before"},
-			&cli.StringFlag{Name: "cwd", Usage: "project `DIR` to fork the whole session into"},
-		}, newSessionFlags()...),
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			ns, err := newSessionOpts(c)
-			if err != nil {
+			if err := opts.open(file); err != nil {
 				return err
 			}
-			return runFork(e, forkOptions{newSessionOptions: ns, at: c.String("at"), cwd: c.String("cwd")}, file)
-		},
+			defer opts.close()
+			return runFork(e, *opts, file)
+		}),
 	}
 }
 
 func runFork(e *env, opts forkOptions, file string) error {
-	if (opts.at == "") == (opts.cwd == "") {
-		return usagef("fork needs exactly one of --at ID or --cwd DIR")
-	}
 	ix, closeFn, err := jsonl.IndexFile(file, e.stdin)
 	if err != nil {
 		return err

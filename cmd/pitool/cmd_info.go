@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/parallel"
-	"github.com/pitool/pitool/internal/sessionfiles"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
@@ -45,13 +46,11 @@ warning in a DIR, as ls skips it, and an error when named.
 				return usagef("info takes at least one FILE or DIR")
 			}
 			rf := newReadFailures(e, c.Args().Slice()...)
-			for _, path := range c.Args().Slice() {
-				if err := c.Context.Err(); err != nil {
-					return err
-				}
-				if err := printInfoPath(c, e, rf, path, c.Bool("json")); err != nil {
-					return err
-				}
+			err := runner.Each(c.Context, c.Args().Slice(), runner.Options{}, func(path string) error {
+				return printInfoPath(c, e, rf, path, c.Bool("json"))
+			})
+			if err != nil {
+				return err
 			}
 			return rf.err()
 		},
@@ -75,7 +74,7 @@ func printInfoPath(c *cli.Context, e *env, rf *readFailures, path string, asJSON
 		}
 		return printInfo(e, info, asJSON)
 	}
-	files, err := sessionfiles.ExpandEveryPath([]string{path})
+	files, err := runner.Expand([]string{path}, runner.ExpandOptions{EveryPath: true})
 	if err != nil {
 		return err
 	}
@@ -86,35 +85,26 @@ func printInfoPath(c *cli.Context, e *env, rf *readFailures, path string, asJSON
 		info *jsonl.Info
 		err  error
 	}
-	results := make([]result, len(files))
 	quiet := *e // per-file damage notes would drown the blocks; unreadable files get one line below
 	quiet.stderr = io.Discard
-	err = parallel.Each(c.Context, len(files), 0, func() func(i int) {
-		return func(i int) {
-			if ns := files[i].NotRegular(); ns != nil {
-				results[i].err = ns
-				return
-			}
-			results[i].info, results[i].err = sessionInfo(&quiet, files[i].Path)
+	return runner.Run(c.Context, files, runner.Options{Jobs: parallel.Workers(0)}, func(_ context.Context, f runner.Target) (r result) {
+		if ns := f.Special(); ns != nil {
+			return result{err: ns}
 		}
+		r.info, r.err = sessionInfo(&quiet, f.Path)
+		return r
+	}, func(f runner.Target, r result) error {
+		if err := c.Context.Err(); err != nil {
+			return err // a file cut short by Ctrl-C is no damage to report
+		}
+		if r.err == nil {
+			return printInfo(e, r.info, asJSON)
+		}
+		if ns := rf.note(f.Path, r.err); ns != nil && asJSON {
+			return printJSONRow(e, skippedJSON(ns))
+		}
+		return nil
 	})
-	if err != nil {
-		return err
-	}
-	for i, r := range results {
-		if r.err != nil {
-			if ns := rf.note(files[i].Path, r.err); ns != nil && asJSON {
-				if err := printJSONRow(e, skippedJSON(ns)); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		if err := printInfo(e, r.info, asJSON); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // sessionInfo indexes one file and summarises it.

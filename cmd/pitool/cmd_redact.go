@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/pitool/pitool/internal/jsonout"
-	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/textout"
@@ -20,15 +20,39 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// redactOptions are redact's flags, bound to its fields (the options
+// pattern: flags() binds, validate() checks what the types cannot).
 type redactOptions struct {
 	out         string
 	inPlace     bool
 	replace     redact.ReplaceOptions
 	check       bool
 	report      string
-	rules       []string
-	secretsFrom []string
+	json        bool // --json: --report json
+	rules       cli.StringSlice
+	secrets     cli.StringSlice // --secret, into red.Secrets
+	secretsFrom cli.StringSlice
 	red         redact.Options
+}
+
+func (o *redactOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)", Destination: &o.out},
+		&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)", Destination: &o.inPlace},
+		&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)", Destination: &o.replace.Backup},
+		&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; with -o: replace another Pi session (never an input); write anyway", Destination: &o.replace.Force},
+		&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any", Destination: &o.check},
+		&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json", Destination: &o.report},
+		&cli.BoolFlag{Name: "json", Usage: "same as --report json", Destination: &o.json},
+		&cli.StringSliceFlag{Name: "rules", Usage: "extra rules and allowlists from `FILE` (TOML or JSON)", Destination: &o.rules},
+		&cli.StringSliceFlag{Name: "secret", Usage: "also redact this literal `VALUE`", Destination: &o.secrets},
+		&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)", Destination: &o.secretsFrom},
+		&cli.StringFlag{Name: "salt", Usage: "key placeholders with `SALT` (same salt, same placeholders across runs)", Destination: &o.red.Salt},
+		&cli.BoolFlag{Name: "pii", Usage: "also redact e-mail addresses, phone numbers and IP addresses", Destination: &o.red.PII},
+		&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd), in content and in file and folder names", Destination: &o.red.Paths},
+		&cli.BoolFlag{Name: "drop-signatures", Usage: "remove opaque thinking/thought/text signatures", Destination: &o.red.DropSignatures},
+		&cli.BoolFlag{Name: "drop-images", Usage: "replace image data with a 1x1 placeholder image", Destination: &o.red.DropImages},
+	}
 }
 
 // redactHelp is the long help of pitool redact.
@@ -79,55 +103,31 @@ TOML or JSON file of extra [[rules]] and [allowlist] entries.
 ` + helpExitCodes
 
 func redactCommand(e *env) *cli.Command {
+	opts := &redactOptions{}
 	return &cli.Command{
 		Name:        "redact",
 		Usage:       "replace credentials and other secrets in sessions, keeping them valid",
 		ArgsUsage:   "FILE|DIR...",
 		Description: redactHelp,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (a file, - for stdout, or a folder for several inputs)"},
-			&cli.BoolFlag{Name: "in-place", Aliases: []string{"i"}, Usage: "replace each input atomically (no backup unless --backup)"},
-			&cli.BoolFlag{Name: "backup", Usage: "with --in-place: keep the original, secrets and all, as FILE.bak (mode 0600)"},
-			&cli.BoolFlag{Name: "force", Usage: "with --in-place: the file may belong to a live Pi session; write anyway"},
-			&cli.BoolFlag{Name: "check", Usage: "write nothing; list findings and exit 1 if there are any"},
-			&cli.StringFlag{Name: "report", Value: "text", Usage: "findings and counts as text or json"},
-			&cli.BoolFlag{Name: "json", Usage: "same as --report json"},
-			&cli.StringSliceFlag{Name: "rules", Usage: "extra rules and allowlists from `FILE` (TOML or JSON)"},
-			&cli.StringSliceFlag{Name: "secret", Usage: "also redact this literal `VALUE`"},
-			&cli.StringSliceFlag{Name: "secrets-from", Usage: "also redact the values in `FILE` (NAME=value lines, bare tokens)"},
-			&cli.StringFlag{Name: "salt", Usage: "key placeholders with `SALT` (same salt, same placeholders across runs)"},
-			&cli.BoolFlag{Name: "pii", Usage: "also redact e-mail addresses, phone numbers and IP addresses"},
-			&cli.BoolFlag{Name: "paths", Usage: "also redact the user name in home folder paths (and cwd), in content and in file and folder names"},
-			&cli.BoolFlag{Name: "drop-signatures", Usage: "remove opaque thinking/thought/text signatures"},
-			&cli.BoolFlag{Name: "drop-images", Usage: "replace image data with a 1x1 placeholder image"},
-		},
+		Flags:       opts.flags(),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("redact needs at least one FILE or DIR (or - for stdin)")
 			}
-			return runRedact(c.Context, e, redactFlags(c), c.Args().Slice())
-		},
-	}
-}
-
-func redactFlags(c *cli.Context) redactOptions {
-	report := c.String("report")
-	if c.Bool("json") {
-		report = "json"
-	}
-	return redactOptions{
-		out: c.String("output"), inPlace: c.Bool("in-place"), check: c.Bool("check"),
-		replace: redact.ReplaceOptions{Force: c.Bool("force"), Backup: c.Bool("backup")},
-		report:  report, rules: c.StringSlice("rules"), secretsFrom: c.StringSlice("secrets-from"),
-		red: redact.Options{
-			Salt: c.String("salt"), Secrets: c.StringSlice("secret"), PII: c.Bool("pii"), Paths: c.Bool("paths"),
-			DropSignatures: c.Bool("drop-signatures"), DropImages: c.Bool("drop-images"),
+			if opts.json {
+				opts.report = "json"
+			}
+			opts.red.Secrets = opts.secrets.Value()
+			return runRedact(c.Context, e, *opts, c.Args().Slice())
 		},
 	}
 }
 
 func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (err error) {
 	if err := opts.validate(args); err != nil {
+		return err
+	}
+	if err := opts.checkOutput(args); err != nil {
 		return err
 	}
 	r, err := opts.redactor()
@@ -148,45 +148,45 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (
 		mask.add(f.Path)
 	}
 	rep := newRedactReport(e, opts)
-	var bar *progress.Bar
-	if len(files) > 1 {
-		bar = progress.New(e.stderr, len(files), "redact")
+	err = runner.Each(ctx, runner.Of(files), runner.Options{Progress: e.stderr, Label: "redact"}, func(t runner.Target) error {
+		return redactTarget(ctx, e, r, mask, opts, args, t.File, rep)
+	})
+	if err != nil {
+		return err
 	}
-	for _, f := range files {
-		if opts.inPlace && f.Outside {
-			rep.skip(mask.name(f.Path), outsideReason(mask.name(rootOf(args, f.Path))))
-			bar.Add(1)
-			continue
-		}
-		name := mask.name(f.Path) // a file or folder named after a secret is shown redacted
-		if ns := f.NotRegular(); ns != nil && !opts.check {
-			rep.add(name)
-			rep.skipNotSession(name, ns)
-			bar.Add(1)
-			continue
-		}
-		st, err := redactOne(ctx, e, r, mask, opts, args, f, rep.add(name))
-		if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
-			if f.Named {
-				bar.Finish()
-				return maskedError(f.Path, name, ns)
-			}
-			rep.skipNotSession(name, ns)
-			bar.Add(1)
-			continue
-		}
-		if err != nil && (!opts.check || ctx.Err() != nil) {
-			bar.Finish()
-			return maskedError(f.Path, name, err)
-		}
-		rep.done(f.Path, name, st, err)
-		bar.Add(1)
-	}
-	bar.Finish()
 	if opts.inPlace {
 		warnUnredacted(ctx, e, r, mask, args, files)
 	}
 	return rep.finish()
+}
+
+// redactTarget redacts one file into the report: a file reached through a
+// link out of the folder named (in place) or one that is not a session
+// found in a folder is listed as skipped; one the user named is an error.
+func redactTarget(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, opts redactOptions, args []string, f sessionfiles.File, rep *redactReport) error {
+	if opts.inPlace && f.Outside {
+		rep.skip(mask.name(f.Path), outsideReason(mask.name(rootOf(args, f.Path))))
+		return nil
+	}
+	name := mask.name(f.Path) // a file or folder named after a secret is shown redacted
+	if ns := f.NotRegular(); ns != nil && !opts.check {
+		rep.add(name)
+		rep.skipNotSession(name, ns)
+		return nil
+	}
+	st, err := redactOne(ctx, e, r, mask, opts, args, f, rep.add(name))
+	if ns, ok := jsonl.IsNotSession(err); ok && !opts.check {
+		if f.Named {
+			return maskedError(f.Path, name, ns)
+		}
+		rep.skipNotSession(name, ns)
+		return nil
+	}
+	if err != nil && (!opts.check || ctx.Err() != nil) {
+		return maskedError(f.Path, name, err)
+	}
+	rep.done(f.Path, name, st, err)
+	return nil
 }
 
 // maskedError prefixes err with the file's name, shown as name.
@@ -229,9 +229,9 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathM
 		redacted[f.Path] = true
 	}
 	left := 0
-	for _, p := range all {
+	_ = runner.Each(ctx, all, runner.Options{}, func(p string) error {
 		if redacted[p] {
-			continue
+			return nil
 		}
 		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
 		case err != nil:
@@ -241,7 +241,8 @@ func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathM
 			e.warningf("%s holds %s and was not redacted", mask.name(p), textout.Count(st.Findings, "secret"))
 			left++
 		}
-	}
+		return nil
+	}) // Ctrl-C ends the warnings; the run's own result stands
 	if left > 0 {
 		e.hintf("remove or redact them before sharing; 'pitool redact --check %s' lists them", mask.replace(strings.Join(args, " ")))
 	}
@@ -261,8 +262,10 @@ func (o redactOptions) validate(args []string) error {
 		return usagef("--report must be text or json, not %q", o.report)
 	case o.report == "json" && !o.check && !o.inPlace && (o.out == "" || o.out == "-"):
 		return usagef("--report json needs --check, --in-place or -o FILE: standard output carries the session")
-	case (o.replace.Force || o.replace.Backup) && !o.inPlace:
-		return usagef("--force and --backup go with --in-place")
+	case o.replace.Backup && !o.inPlace:
+		return usagef("--backup goes with --in-place")
+	case o.replace.Force && !o.inPlace && (o.out == "" || o.out == "-"):
+		return usagef("--force goes with --in-place or -o")
 	case o.inPlace && contains(args, "-"):
 		return usagef("--in-place cannot replace standard input")
 	case (modes == 0 || o.out == "-") && (len(args) > 1 || isDir(args[0])):
@@ -271,15 +274,38 @@ func (o redactOptions) validate(args []string) error {
 	return nil
 }
 
+// outputRule is what -o may replace: never an input (--in-place replaces
+// one), another Pi session only with --force (see outputRule).
+func (o redactOptions) outputRule(args []string) outputRule {
+	return outputRule{inputs: inputPaths(args), force: o.replace.Force, inPlace: "pitool redact --in-place"}
+}
+
+// checkOutput checks -o's location before anything is read: the file (see
+// openOutput), or the folder the copies go into; each copy is checked again
+// as it is written.
+func (o redactOptions) checkOutput(args []string) error {
+	switch {
+	case o.out == "":
+		return nil
+	case isDir(o.out):
+		return safefile.CheckFolder(o.out)
+	}
+	t, err := openOutput(o.out, o.outputRule(args))
+	if err != nil || t == nil {
+		return err
+	}
+	return t.Close()
+}
+
 func (o redactOptions) redactor() (*redact.Redactor, error) {
-	for _, path := range o.rules {
+	for _, path := range o.rules.Value() {
 		c, err := redact.LoadConfig(path)
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
 		o.red.Rules = append(o.red.Rules, c)
 	}
-	for _, path := range o.secretsFrom {
+	for _, path := range o.secretsFrom.Value() {
 		values, err := redact.ReadSecretsFile(path)
 		if err != nil {
 			return nil, usagef("%v", err)
@@ -315,7 +341,7 @@ func redactOne(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, 
 		return redact.Stats{}, err
 	}
 	var st redact.Stats
-	err = writeOutput(e, out, inputPaths(args), func(w io.Writer) error {
+	err = writeByRule(e, out, o.outputRule(args), func(w io.Writer) error {
 		var err error
 		st, err = r.RedactFileTo(ctx, f.Path, e.stdin, w, jsonl.CompressionForName(out), onFinding)
 		return err

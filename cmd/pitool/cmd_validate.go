@@ -8,20 +8,34 @@ import (
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
-	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/textout"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
 )
 
+// validateOptions are validate's flags, bound to its fields (the options
+// pattern: flags() binds, validate() checks).
 type validateOptions struct {
 	json       bool
 	maxPerCode int
 	quiet      bool
 }
 
+func (o *validateOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line", Destination: &o.json},
+		&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all", Destination: &o.maxPerCode},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary (and errors)", Destination: &o.quiet},
+	}
+}
+
+// validate checks what the flags' types cannot: nothing, for validate.
+func (o *validateOptions) validate() error { return nil }
+
 func validateCommand(e *env) *cli.Command {
+	opts := &validateOptions{}
 	return &cli.Command{
 		Name:      "validate",
 		Usage:     "find damage in session files: framing, JSON, header, ids, parents, tool pairing, references",
@@ -44,18 +58,13 @@ one named on the command line is an error.
 
 Exit status: 0 clean (info notes at most), 1 errors or warnings found,
 2 a file could not be read, is not a Pi session, or a usage error.`,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON report per file, one per line"},
-			&cli.IntFlag{Name: "max-per-code", Value: repair.DefaultMaxPerCode, Usage: "findings shown per code and file (the rest are counted); -1 for all"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only the summary (and errors)"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("validate needs at least one PATH (or - for stdin)")
 			}
-			opts := validateOptions{json: c.Bool("json"), maxPerCode: c.Int("max-per-code"), quiet: c.Bool("quiet")}
-			return runValidate(c, e, opts, c.Args().Slice())
-		},
+			return runValidate(c, e, *opts, c.Args().Slice())
+		}),
 	}
 }
 
@@ -67,17 +76,15 @@ type validateTally struct {
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
-	targets := expandTargets(paths)
+	// a file linked under several names is checked under each, as Pi lists each
+	targets, _ := runner.Expand(paths, runner.ExpandOptions{EveryPath: true, KeepErrors: true})
 	t := validateTally{counts: map[repair.Severity]int{}}
-	bar := validateProgress(e, opts, len(targets))
-	for _, tg := range targets {
-		if err := validateTarget(c, e, opts, tg, &t); err != nil {
-			bar.Finish()
-			return err
-		}
-		bar.Add(1)
+	err := runner.Each(c.Context, targets, validateRun(e, opts), func(tg runner.Target) error {
+		return validateTarget(c, e, opts, tg, &t)
+	})
+	if err != nil {
+		return err
 	}
-	bar.Finish()
 	printValidateSummary(e, opts, t)
 	switch {
 	case t.files == 0 && t.skipped == 0:
@@ -92,47 +99,20 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	return nil
 }
 
-// valTarget is one file to validate, or a path that could not be expanded.
-type valTarget struct {
-	path  string
-	named bool // named by the user, not found in a folder
-	err   error
-	// special is set for a file found in a folder that is not a regular
-	// file: it is listed as skipped and never opened.
-	special *jsonl.NotSessionError
-}
-
-// expandTargets lists the session files of every path (folders searched
-// recursively, a file linked under several names checked under each, as
-// Pi lists each); a path that cannot be read is kept with its error.
-func expandTargets(paths []string) []valTarget {
-	var out []valTarget
-	for _, p := range paths {
-		files, err := sessionfiles.ExpandEveryPath([]string{p})
-		if err != nil {
-			out = append(out, valTarget{path: p, err: err})
-			continue
-		}
-		for _, f := range files {
-			out = append(out, valTarget{path: f.Path, named: f.Named, special: f.NotRegular()})
-		}
-	}
-	return out
-}
-
-// validateProgress shows a bar on a terminal's stderr when findings are not
+// validateRun draws the bar on a terminal's stderr when findings are not
 // being printed on the same terminal.
-func validateProgress(e *env, opts validateOptions, n int) *progress.Bar {
-	if n < 2 || (progress.IsTerminal(e.stdout) && !opts.quiet) {
-		return nil
+func validateRun(e *env, opts validateOptions) runner.Options {
+	o := runner.Options{Label: "validate"}
+	if opts.quiet || !progress.IsTerminal(e.stdout) {
+		o.Progress = e.stderr
 	}
-	return progress.New(e.stderr, n, "validate")
+	return o
 }
 
-func validateTarget(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
-	if tg.err != nil {
+func validateTarget(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
+	if tg.Err != nil {
 		t.files++
-		return noteUnreadable(e, opts, tg.path, tg.err, t)
+		return noteUnreadable(e, opts, tg.Path, tg.Err, t)
 	}
 	return validateOne(c, e, opts, tg, t)
 }
@@ -147,20 +127,20 @@ func noteUnreadable(e *env, opts validateOptions, path string, err error, t *val
 }
 
 // validateFile validates one target; a special file is not opened.
-func validateFile(c *cli.Context, e *env, opts validateOptions, tg valTarget) (*repair.Report, error) {
-	if tg.special != nil {
-		return nil, tg.special
+func validateFile(c *cli.Context, e *env, opts validateOptions, tg runner.Target) (*repair.Report, error) {
+	if ns := tg.Special(); ns != nil {
+		return nil, ns
 	}
-	return repair.ValidateFile(c.Context, tg.path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
+	return repair.ValidateFile(c.Context, tg.Path, e.stdin, repair.ValidateOptions{MaxPerCode: opts.maxPerCode})
 }
 
-func validateOne(c *cli.Context, e *env, opts validateOptions, tg valTarget, t *validateTally) error {
-	path := tg.path
+func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
+	path := tg.Path
 	rep, err := validateFile(c, e, opts, tg)
 	if c.Context.Err() != nil {
 		return c.Context.Err()
 	}
-	if ns, ok := jsonl.IsNotSession(err); ok && !tg.named {
+	if ns, ok := jsonl.IsNotSession(err); ok && !tg.Named {
 		t.skipped++
 		if opts.quiet && !opts.json {
 			return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"time"
 
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -21,25 +22,23 @@ type target struct {
 // command line get idle 0 and files found in folders defaultIdle, unless
 // --min-idle was given (set).
 func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]target, error) {
+	found, err := runner.Expand(paths, runner.ExpandOptions{Roots: true})
+	if err != nil {
+		return nil, err
+	}
 	var out []target
-	for _, p := range paths {
-		files, err := sessionfiles.Expand([]string{p})
-		if err != nil {
-			return nil, err
+	for _, f := range found {
+		if !sh.takes(shardKey(f.Path)) {
+			continue
 		}
-		for _, f := range files {
-			if !sh.takes(shardKey(f.Path)) {
-				continue
-			}
-			idle := defaultFolderIdle
-			if f.Named {
-				idle = 0
-			}
-			if set {
-				idle = minIdle
-			}
-			out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: p, special: f.NotRegular()})
+		idle := defaultFolderIdle
+		if f.Named {
+			idle = 0
 		}
+		if set {
+			idle = minIdle
+		}
+		out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: f.Root, special: f.Special()})
 	}
 	return out, nil
 }

@@ -286,7 +286,7 @@ func TestOutputIsTheInput(t *testing.T) {
 			if code != 2 {
 				t.Errorf("%s: exit %d, want 2", c.name, code)
 			}
-			checkFault(t, c, dir, before, code, stderr, "input file")
+			checkFault(t, c, dir, before, code, stderr, "never writes over its input")
 		}
 	}
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
-	"syscall"
 
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -127,33 +124,22 @@ func newReadFailures(e *env, named ...string) *readFailures {
 	return rf
 }
 
-// note reports err, met reading path, and returns it as a NotSessionError
-// when the file is not a Pi session (for the commands that list skipped
-// files).
+// note reports err, met reading path, as runner.Judge rules, and returns it
+// as a NotSessionError when the file is not a Pi session (for the commands
+// that list skipped files).
 func (rf *readFailures) note(path string, err error) *jsonl.NotSessionError {
-	ns, isNS := jsonl.IsNotSession(err)
-	switch {
-	case rf.named[path] || unreadable(err):
-	case isNS:
+	ns, _ := jsonl.IsNotSession(err)
+	switch runner.Judge(rf.named[path], err) {
+	case runner.SkipNotSession:
 		noteSkipped(rf.e, ns)
 		return ns
-	default:
+	case runner.SkipDamaged:
 		rf.e.warningf("%s: skipped: %s", path, strings.TrimPrefix(fileError(path, err), path+": "))
 		return nil
 	}
 	rf.failed++
 	rf.e.errorf("%s", strings.Replace(fileError(path, err), path+": "+path+": ", path+": ", 1))
 	return ns
-}
-
-// unreadable reports whether err means the file's bytes could not be had:
-// an error of the system (permission, I/O), or a compressed stream that does
-// not decompress.
-func unreadable(err error) bool {
-	var pe *fs.PathError
-	var se *os.SyscallError
-	return errors.As(err, &pe) || errors.As(err, &se) || errors.Is(err, syscall.EIO) ||
-		errors.Is(err, jsonl.ErrDecompress) || errors.Is(err, jsonl.ErrDecompressionLimit)
 }
 
 // err is errReported (exit 2, the lines printed already) if a file failed.

@@ -16,6 +16,19 @@ func sessionArg(c *cli.Context, arg string) (string, error) {
 	return sessionfiles.Resolve(c.Context, arg, sessionfiles.RefOptions{Cwd: c.String("cwd")})
 }
 
+// sessionArgs is sessionArg of each argument, in order.
+func sessionArgs(c *cli.Context, args []string) ([]string, error) {
+	paths := make([]string, len(args))
+	for i, arg := range args {
+		p, err := sessionArg(c, arg)
+		if err != nil {
+			return nil, err
+		}
+		paths[i] = p
+	}
+	return paths, nil
+}
+
 // candidateHints lists, one hint each, the sessions that an ambiguous id
 // prefix in err matches: id, last activity, first message and path.
 func (e *env) candidateHints(err error) {

@@ -33,6 +33,14 @@
 // defence in depth, for root's own files and for every user's runs.
 //
 // Outputs (WriteFile: -o, --report, quarantines, archives):
+//   - OpenTarget does WriteFile's first half before any work: it resolves
+//     the path, opens its folder (a missing one, or a folder this process
+//     cannot create a file in, ErrNotWritable, is refused at once), refuses
+//     a folder named as the file, and gives a regular file there to
+//     Options.Check through a read-only descriptor; Target.Write replaces
+//     that file only if the name still holds it (ErrChanged otherwise).
+//     CheckFolder checks a folder outputs go into.
+//   - Every error names the path the caller gave, never a temporary file.
 //   - A path that names a symbolic link is resolved (see above) and its
 //     target written; the link stays a link. A dangling link is followed only
 //     as the rule allows, and its target created as a new file (link(2),

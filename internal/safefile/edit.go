@@ -291,7 +291,7 @@ func (e *Edit) install(t *temp, bak string) error {
 		if bak != "" {
 			e.dir.unlink(bak)
 		}
-		return fmt.Errorf("rename into %s: %w", e.Path, err)
+		return &os.PathError{Op: "replace", Path: e.Path, Err: errors.Unwrap(err)} // the error names the file, not its temporary one
 	}
 	return e.dir.sync()
 }

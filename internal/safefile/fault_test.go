@@ -59,8 +59,8 @@ func TestWriteFileFullDiskLeavesTheTarget(t *testing.T) {
 		mustWrite(t, path, "old\n", 0o600)
 		inject(t, faults{writeLimit: n})
 		err := WriteFile(path, Options{}, writeString(bigContent))
-		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "write "+filepath.Join(dir, ".s.jsonl.pitool-tmp-")) {
-			t.Errorf("full after %d bytes: %v, want ENOSPC naming the temporary file", n, err)
+		if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "write "+path+": ") || strings.Contains(err.Error(), "pitool-tmp") {
+			t.Errorf("full after %d bytes: %v, want ENOSPC naming the file, never its temporary one", n, err)
 		}
 		assertUntouched(t, dir, "old\n")
 	}
@@ -132,8 +132,8 @@ func TestSyncEIO(t *testing.T) {
 	mustWrite(t, path, "old\n", 0o600)
 	inject(t, faults{writeLimit: -1, syncEIO: true})
 	err := WriteFile(path, Options{}, writeString("new\n"))
-	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "sync "+filepath.Join(dir, ".s.jsonl.pitool-tmp-")) {
-		t.Errorf("WriteFile: %v, want EIO naming the temporary file", err)
+	if !errors.Is(err, syscall.EIO) || !strings.Contains(err.Error(), "sync "+path+": ") || strings.Contains(err.Error(), "pitool-tmp") {
+		t.Errorf("WriteFile: %v, want EIO naming the file, never its temporary one", err)
 	}
 	assertUntouched(t, dir, "old\n")
 

@@ -39,7 +39,7 @@ func (e *Edit) Remove() error {
 	if err != nil || info.Size() == e.stamp.Size {
 		return err
 	}
-	err = writeAtomic(e.dir, e.name, e.own, true, func(w io.Writer) error {
+	err = writeAtomic(e.dir, e.name, e.own, true, nil, func(w io.Writer) error {
 		_, err := io.Copy(w, io.NewSectionReader(e.old, 0, info.Size()))
 		return err
 	})
@@ -94,7 +94,7 @@ func (e *Edit) CreateBeside(name string, write func(io.Writer) error) error {
 		}
 		return fmt.Errorf("%s: %w", e.dir.join(name), err)
 	}
-	return writeAtomic(e.dir, name, e.own, true, write)
+	return writeAtomic(e.dir, name, e.own, true, nil, write)
 }
 
 // OpenBeside opens name (a name, not a path) in the folder Begin opened,

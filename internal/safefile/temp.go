@@ -38,7 +38,9 @@ func tempName(name string) string {
 }
 
 // temp is a temporary file its writer holds locked, in the folder d under
-// name; w is what its bytes are written through (see writerOf). It is
+// name; w is what its bytes are written through (see writerOf). f is named
+// after the file it becomes, so that every error of a write, sync or close
+// names the user's path, never the temporary name. It is
 // opened with O_APPEND: after it was renamed over a file, what carryLate
 // appends to it lands after what Pi appends to it by name meanwhile.
 type temp struct {
@@ -60,15 +62,15 @@ func newTemp(d *dir, name string) (*temp, error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("create temporary file in %s: %w", d.path, err)
+			return nil, &os.PathError{Op: "write", Path: d.join(name), Err: err}
 		}
-		f := os.NewFile(uintptr(fd), d.join(tmp))
+		f := os.NewFile(uintptr(fd), d.join(name))
 		if err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB); err == nil && d.holds(tmp, f) {
 			return &temp{d: d, name: tmp, f: f, w: writerOf(f)}, nil
 		}
 		f.Close() // another process took it for stale before we locked it
 	}
-	return nil, fmt.Errorf("create temporary file in %s: removed by another process", d.path)
+	return nil, fmt.Errorf("write %s: its temporary file was removed by another process", d.join(name))
 }
 
 // discard closes and removes the temporary file.
@@ -80,18 +82,12 @@ func (t *temp) discard() {
 // sync syncs the temporary file; it stays open, and locked, until close,
 // after it was renamed, so that no other pitool takes it for stale.
 func (t *temp) sync() error {
-	if err := syncFile(t.f); err != nil {
-		return fmt.Errorf("sync %s: %w", t.f.Name(), err)
-	}
-	return nil
+	return syncFile(t.f) // its error names the file (see temp)
 }
 
 // close closes the renamed temporary file, which releases its lock.
 func (t *temp) close() error {
-	if err := t.f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", t.f.Name(), err)
-	}
-	return nil
+	return t.f.Close() // its error names the file (see temp)
 }
 
 // CleanFolder removes the stale temporary files in dir, reporting each one

@@ -28,51 +28,25 @@ type Options struct {
 	// NoClobber refuses to write over anything at the path: a file, or a
 	// symlink (never followed, even dangling).
 	NoClobber bool
+	// Check, when set, is given the regular file at the path before any
+	// write (opened read-only, never through a link, never blocking; info is
+	// its fstat); an error refuses the write. A -o that must not replace an
+	// input or another Pi session says so here.
+	Check func(f *os.File, info os.FileInfo) error
 }
 
 // WriteFile writes what write produces to path as the package doc says: the
 // target of a symlink, directly into a device or FIFO, or atomically (temp
 // file, fsync, rename, fsync of the folder) for a regular file or a new path.
 // The path is resolved once; its folder is then opened and everything after
-// goes through that descriptor.
+// goes through that descriptor (OpenTarget, then Target.Write).
 func WriteFile(path string, opts Options, write func(io.Writer) error) error {
-	target := path
-	if !opts.NoClobber {
-		var err error
-		if target, err = resolve(path); err != nil {
-			return err
-		}
-	}
-	if fd, ok := fdOf(target); ok {
-		return writeDescriptor(fd, target, write)
-	}
-	d, err := openDirFor(path, filepath.Dir(target))
+	t, err := OpenTarget(path, opts)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	name := filepath.Base(target)
-	info, err := d.lstat(name)
-	switch {
-	case err == nil && opts.NoClobber:
-		return fmt.Errorf("%s: %w", path, os.ErrExist)
-	case err == nil && info.IsDir():
-		return fmt.Errorf("%s: is a directory", path)
-	case err == nil && info.Mode()&os.ModeSymlink != 0:
-		return fmt.Errorf("%s: replaced by a symlink while it was resolved: %w", target, ErrChanged)
-	case err == nil && !info.Mode().IsRegular():
-		return writeDirect(d, name, info, write)
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return err
-	}
-	own, err := ownerFor(d, info, opts.Like)
-	if err != nil {
-		return err
-	}
-	// The new target of a dangling link is created, never put over a file
-	// that appeared there meanwhile.
-	dangling := info == nil && target != path
-	return writeAtomic(d, name, own, opts.NoClobber || dangling, write)
+	defer t.Close()
+	return t.Write(write)
 }
 
 // ownerFor is the owner, group and mode a written file gets: those of the
@@ -172,10 +146,11 @@ func writeInto(f *os.File, path string, write func(io.Writer) error) error {
 	return err
 }
 
-// writeAtomic writes a temporary file in d, gives it own, syncs it and
-// renames it over name (or, with noClobber, links it there, which fails
-// when anything is there, a dangling symlink too).
-func writeAtomic(d *dir, name string, own owner, noClobber bool, write func(io.Writer) error) (err error) {
+// writeAtomic writes a temporary file in d, gives it own, syncs it, calls
+// ready (when set; it may refuse) and renames it over name (or, with noClobber,
+// links it there, which fails when anything is there, a dangling symlink
+// too).
+func writeAtomic(d *dir, name string, own owner, noClobber bool, ready func() error, write func(io.Writer) error) (err error) {
 	t, err := newTemp(d, name)
 	if err != nil {
 		return err
@@ -194,6 +169,11 @@ func writeAtomic(d *dir, name string, own owner, noClobber bool, write func(io.W
 	if err = t.sync(); err != nil {
 		return err
 	}
+	if ready != nil {
+		if err = ready(); err != nil {
+			return err
+		}
+	}
 	if err = install(t, name, noClobber); err != nil {
 		return err
 	}
@@ -203,13 +183,17 @@ func writeAtomic(d *dir, name string, own owner, noClobber bool, write func(io.W
 	return d.sync()
 }
 
-// install puts the finished temporary file at name in its folder.
+// install puts the finished temporary file at name in its folder. Its
+// errors name the file, never the temporary one.
 func install(t *temp, name string, noClobber bool) error {
 	if !noClobber {
-		return t.d.rename(t.name, name)
+		if err := t.d.rename(t.name, name); err != nil {
+			return &os.PathError{Op: "replace", Path: t.d.join(name), Err: errors.Unwrap(err)}
+		}
+		return nil
 	}
 	if err := t.d.link(t.name, name); err != nil {
-		return fmt.Errorf("create %s: %w", t.d.join(name), err)
+		return &os.PathError{Op: "create", Path: t.d.join(name), Err: errors.Unwrap(err)}
 	}
 	return t.d.unlink(t.name)
 }
@@ -219,10 +203,7 @@ func writeBuffered(t *temp, write func(io.Writer) error) error {
 	if err := write(bw); err != nil {
 		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", t.f.Name(), err)
-	}
-	return nil
+	return bw.Flush() // its error names the file (see temp)
 }
 
 // resolve follows symbolic links at the end of path, each one only as the

@@ -45,13 +45,18 @@ func FileStem(name string) string {
 // sessionIDPattern is what Pi's assertValidSessionId accepts.
 var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$`)
 
+// fileTimePattern is the time FileName puts before the id: an ISO time with
+// every ':' and '.' made '-' (2026-01-31T12-34-56-789Z).
+var fileTimePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$`)
+
 // IDFromFileName reads the session id back from a name FileName wrote
-// (compressed or not): what follows the stem's last underscore, when Pi
-// accepts it as a session id.
+// (compressed or not): what follows the stem's last underscore, when what
+// precedes it is FileName's time and Pi accepts the rest as a session id.
+// Any other name (missing_header.jsonl) holds no id.
 func IDFromFileName(name string) (string, bool) {
 	stem := FileStem(name)
 	k := strings.LastIndexByte(stem, '_')
-	if k < 0 || !sessionIDPattern.MatchString(stem[k+1:]) {
+	if k < 0 || !fileTimePattern.MatchString(stem[:k]) || !sessionIDPattern.MatchString(stem[k+1:]) {
 		return "", false
 	}
 	return stem[k+1:], true

@@ -13,7 +13,8 @@ import (
 // the cwd "/", which repair takes for no cwd: TestCwdFromFolderName); a
 // file name with an id Pi accepts is one path element too, and gives the id
 // back when the id holds no '_' (IDFromFileName reads after the last one,
-// so "a_b" comes back as "b": left as it is, Pi's own ids have none).
+// so "a_b" comes back as "b": left as it is, Pi's own ids have none) and
+// the timestamp is an ISO time as Pi writes it (any other name holds no id).
 func FuzzNames(f *testing.F) {
 	f.Add("/home/dev/proj", "2026-01-01T00:00:00.000Z", "0196f2c1-7a2b-7c3d-8e4f-0123456789ab")
 	f.Add("../../etc", "../..", "a_b")
@@ -35,6 +36,9 @@ func FuzzNames(f *testing.F) {
 		name := FileName(timestamp, id)
 		if filepath.Base(name) != name || name == ".." {
 			t.Fatalf("timestamp %q, id %q: file name %q is no single path element", timestamp, id, name)
+		}
+		if !fileTimePattern.MatchString(strings.TrimSuffix(name, "_"+id+".jsonl")) {
+			return
 		}
 		if got, ok := IDFromFileName(name); !ok || got != id {
 			t.Fatalf("timestamp %q, id %q: %q gives the id %q %v", timestamp, id, name, got, ok)

@@ -19,6 +19,12 @@ func TestFileName(t *testing.T) {
 			t.Errorf("IDFromFileName(%s) = %q, want none: Pi refuses that id", n, id)
 		}
 	}
+	// A name FileName did not write holds no id, however its tail reads.
+	for _, n := range []string{"missing_header.jsonl", "notes_2026.jsonl", "2026-01-02_x.jsonl"} {
+		if id, ok := IDFromFileName(n); ok {
+			t.Errorf("IDFromFileName(%s) = %q, want none: not Pi's <timestamp>_<id>", n, id)
+		}
+	}
 }
 
 // TestCwdFromFolderName reads back what CwdFolderName writes, where the cwd
