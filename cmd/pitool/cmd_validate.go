@@ -8,8 +8,8 @@ import (
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
-	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/internal/runner"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 	"github.com/urfave/cli/v2"
