@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,7 +17,7 @@ import (
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
-	"github.com/pitool/pitool/repair"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,9 +56,32 @@ Symlinked folders and files are followed, as Pi does; a file whose link leads
 out of DIR is read but never written through (skipped, with the reason): name
 it, or its folder, as DIR to work on it.
 
-Writes a JSON report (to stdout, or --report FILE) and a one-line summary on
-stderr. --dry-run writes nothing at all: the report on stdout says per file
-what would be done ("dryRun": true).
+Run by hand from a terminal with no DIR, nightly asks for --yes before it
+rewrites the files of Pi's sessions folder (see what it would do first with
+--dry-run); cron and systemd, which have no terminal, need no --yes.
+
+Writes a JSON report (to stdout, or --report FILE, whose folder is checked
+before any work) and a one-line summary on stderr. Each file's "action" is
+what was done to it: compacted, not-due, archived, damaged (repair left it
+invalid: neither archived nor compacted), live, skipped, failed; a file
+found damaged lists its "damage" and, once repaired, "repaired": true.
+"totals" counts the files per action, except "damaged", which counts the
+files found damaged, repaired or not.
+
+A damaged file is repaired first, in place, keeping FILE.bak (as pitool
+repair -i does), and only then archived or compacted: a session that does
+not validate after its repair is never archived.
+
+--dry-run writes nothing but the report (stdout, or --report FILE; no state
+file): per file, what a real run would do now, in the future tense
+("dryRun": true, "action": "would compact" or "would archive",
+"wouldRepair": true); the repair is made in memory and the rest decided on
+its bytes. Its totals use the real run's keys, so the two compare.
+
+nightly knows its own writes: a file it (or repair -i, compact, redact -i)
+wrote and nobody wrote to since is as idle as before that write, never
+"live" (kept in an extended attribute, user.pitool.write, where the
+filesystem has them). An archive keeps the session file's modification time.
 
 With --report FILE, nightly keeps FILE.state: per file it read and left
 unchanged with nothing due, its size, mtime, ctime and inode, and what it
@@ -84,7 +108,8 @@ not exist; 130 when interrupted (files in flight count as "interrupted").`,
 		Flags: append(compactFlags(),
 			&cli.StringFlag{Name: "archive-after", Usage: "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst"},
 			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done per file; write nothing"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "report what would be done per file; write nothing but the report"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "work on Pi's sessions folder when run from a terminal with no DIR"},
 		),
 		Action: func(c *cli.Context) error {
 			run, err := newNightlyRun(c, e)
@@ -103,9 +128,6 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	}
 	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run"),
 		args: e.args, worker: nightlyWorker}
-	if run.dryRun && run.report != "-" {
-		return nil, usagef("--dry-run writes nothing, not even --report %s: it prints the report on stdout", run.report)
-	}
 	run.opts.Plan = run.dryRun
 	if run.archiveAfter, err = parseAge(c.String("archive-after")); err != nil {
 		return nil, err
@@ -113,8 +135,14 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	if run.worker {
 		return run, nil // the files come on stdin (runNightlyWorker)
 	}
+	if err := checkReport(run.report); err != nil {
+		return nil, err
+	}
 	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
+		if err := confirmDefault(e, run.dryRun || c.Bool("yes")); err != nil {
+			return nil, err
+		}
 		dirs = []string{""}
 	}
 	for _, d := range dirs {
@@ -283,14 +311,18 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 // not act on it, and no interrupted archive of it is left.
 func stillDecided(run *nightlyRun, t target, s fileStamp, now time.Time) bool {
 	idle := now.Sub(time.Unix(0, s.MtimeNs))
-	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter) {
+	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter && strings.HasSuffix(t.path, ".jsonl")) {
 		return false
 	}
 	_, err := os.Lstat(t.path + ".zst")
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// nightlySteps runs the steps on one file.
+// nightlySteps runs the steps on one file: a damaged file is repaired
+// first, then archived when it is idle long enough, or else compacted when
+// due; a file repair cannot make valid is neither. With --dry-run the
+// repair is made in memory, and the archive and compaction are decided on
+// its bytes, as the real run will decide them on the repaired file.
 func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) fileReport {
 	if g, ok := nightlyGate(r); !ok {
 		return g // not a Pi session: no step may change it
@@ -304,88 +336,43 @@ func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) 
 		return r.failed(err)
 	case idle < t.idle:
 		return r.did(actLive, fmt.Sprintf("modified %s ago", idle.Round(time.Second)))
-	case run.archiveAfter > 0 && idle >= run.archiveAfter && archivable(t.path):
-		if run.dryRun {
-			return r.did(actArchived, t.path+".zst")
-		}
-		dst, err := archive(t.path)
-		if err != nil {
-			return r.failed(err)
-		}
-		return r.did(actArchived, dst)
 	}
-	r, ok := validateAndRepair(ctx, r, t.path, run.dryRun)
+	r, fixed, ok := validateAndRepair(ctx, r, t.path, run.dryRun)
 	if !ok {
 		return r
 	}
-	return r.compacted(compactor.CompactFile(ctx, t.path, run.opts))
+	if run.archiveAfter > 0 && idle >= run.archiveAfter && archivableNow(t.path, fixed) {
+		return archiveStep(r, t.path, run.dryRun)
+	}
+	return r.compacted(compactStep(ctx, t.path, fixed, run.opts))
+}
+
+// archiveStep archives path (with dryRun: says it would).
+func archiveStep(r fileReport, path string, dryRun bool) fileReport {
+	if dryRun {
+		return r.did(actArchived, path+".zst")
+	}
+	dst, err := archive(path)
+	if err != nil {
+		return r.failed(err)
+	}
+	return r.did(actArchived, dst)
+}
+
+// compactStep compacts path, or with --dry-run plans its compaction: on
+// fixed, the bytes its repair would leave, when it has any.
+func compactStep(ctx context.Context, path string, fixed []byte, opts compactor.Options) compactor.Outcome {
+	if fixed == nil {
+		return compactor.CompactFile(ctx, path, opts)
+	}
+	opts.Stdin = bytes.NewReader(fixed)
+	o := compactor.CompactFile(ctx, jsonl.StdinName, opts)
+	o.File = path
+	return o
 }
 
 // outsideReason is why a file reached through a symlink out of dir is not
 // written to.
 func outsideReason(dir string) string {
 	return fmt.Sprintf("symlink leads outside %s; name it to write through it", dir)
-}
-
-// validateAndRepair validates path and repairs it in place (keeping a backup)
-// when it has errors; with dryRun it only says it would. ok is false when the
-// file must not be compacted.
-func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bool) (fileReport, bool) {
-	rep, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
-	if err != nil {
-		return r.failed(err), false
-	}
-	if !needsRepair(rep) {
-		return r, true
-	}
-	r.damage = rep.Codes()
-	if dryRun {
-		r.repaired = true
-		return r.did(actSkipped, "would be repaired first; compaction is decided after the repair"), false
-	}
-	for pass := 1; ; pass++ {
-		// the caller checked --min-idle, so repair's own idle check is not needed
-		res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
-		if err != nil {
-			return r.failed(fmt.Errorf("repair: %w", err)), false
-		}
-		r.repaired = r.repaired || res.Changed
-		if r.backup == "" {
-			r.backup = res.Backup // the first pass's backup holds the file as it was
-		}
-		again, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
-		if err == nil && !needsRepair(again) {
-			return r, true
-		}
-		if err != nil || !res.Changed || pass == maxRepairPasses {
-			return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
-		}
-	}
-}
-
-// maxRepairPasses is how many times nightly repairs one file in a run. A
-// repair that drops or renumbers entries leaves the request fix (issue 12)
-// to a second pass over its output, since the fix names the entries Pi will
-// load.
-const maxRepairPasses = 2
-
-// needsRepair is true for errors, and for the framing warnings that keep Pi
-// from opening a file (a byte-order mark) or from appending cleanly (CRLF).
-func needsRepair(rep *repair.Report) bool {
-	if rep.HasErrors() {
-		return true
-	}
-	for _, c := range rep.Codes() {
-		if c == "line.bom" || c == "line.crlf" {
-			return true
-		}
-	}
-	return false
-}
-
-func remainingCodes(rep *repair.Report, err error) []string {
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return rep.Codes()
 }

@@ -28,13 +28,15 @@ func endsInNewline(f *os.File) bool {
 	return err == nil && b[0] == '\n'
 }
 
-// idleFor reports how long ago path was modified.
+// idleFor reports how long ago path was modified, other than by pitool
+// itself (see safefile.LastChange): nightly's own writes of the last run
+// are not a live session's.
 func idleFor(path string) (time.Duration, error) {
-	s, err := safefile.StatStamp(path)
+	changed, err := safefile.LastChange(path)
 	if err != nil {
 		return 0, err
 	}
-	return time.Since(s.ModTime), nil
+	return time.Since(changed), nil
 }
 
 // archivable reports whether path is a plain session file (not yet
@@ -106,6 +108,9 @@ func archive(path string) (string, error) {
 	created := err == nil
 	if err == nil {
 		err = verifyBeside(edit, name, sum)
+	}
+	if err == nil {
+		err = edit.KeepTimeBeside(name)
 	}
 	if err == nil {
 		err = edit.Remove()
