@@ -140,9 +140,6 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	}
 	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
-		if err := confirmDefault(e, run.dryRun || c.Bool("yes")); err != nil {
-			return nil, err
-		}
 		dirs = []string{""}
 	}
 	for _, d := range dirs {
@@ -161,8 +158,14 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	if !c.IsSet("min-idle") {
 		idle = defaultFolderIdle
 	}
-	run.targets, err = batchTargets(run.dirs, sh, idle, true)
-	return run, err
+	if run.targets, err = batchTargets(run.dirs, sh, idle, true); err != nil {
+		return nil, err
+	}
+	if c.NArg() == 0 && !run.dryRun && !c.Bool("yes") && isTTY(e.stdin) {
+		return nil, usagef("nightly would repair, compact and archive the %d %s in %s in place; run it with --yes to do so, or with --dry-run to see what it would do first",
+			len(run.targets), plural(len(run.targets), "session file", "session files"), run.dir)
+	}
+	return run, nil
 }
 
 // stateFileSuffix names the state file after the report: REPORT.state.

@@ -2,11 +2,11 @@ package main
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
-	"github.com/pitool/pitool/internal/progress"
 	"golang.org/x/sys/unix"
 )
 
@@ -50,16 +50,15 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// confirmDefault asks for --yes (yes) when nightly, run by hand from a
-// terminal, was given no DIR: it would rewrite the files of Pi's sessions
-// folder at once. A run without a terminal (cron, systemd) needs none.
-func confirmDefault(e *env, yes bool) error {
-	if yes || !progress.IsTerminal(e.stderr) {
-		return nil
+// isTTY reports whether r is a terminal (not merely a character device,
+// as /dev/null is). nightly run by hand (its standard input a terminal) with
+// no DIR asks for --yes before it rewrites Pi's sessions folder; cron and
+// systemd, whose standard input is /dev/null or a pipe, need none.
+func isTTY(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
 	}
-	dir, err := sessionsFolder("")
-	if err != nil {
-		return err
-	}
-	return usagef("nightly repairs, compacts and archives the sessions in %s in place; run it with --yes to do so, or with --dry-run to see what it would do first", dir)
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
