@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pitool/pitool/compactor"
@@ -34,6 +35,16 @@ type nightlyRun struct {
 	report       string        // "-" for stdout
 	dryRun       bool          // decide and report, write nothing
 	state        *nightlyState // what the last run found; nil with --dry-run or the report on stdout
+	cleaned      sync.Map      // the folders whose stale temporary files were removed
+}
+
+// cleanFolderOnce removes the stale temporary files of dir (see
+// safefile.CleanFolder) the first time it is asked to in a run: a folder of
+// many files remembered unchanged is read once, not once per file.
+func (run *nightlyRun) cleanFolderOnce(dir string) {
+	if _, done := run.cleaned.LoadOrStore(dir, true); !done {
+		safefile.CleanFolder(dir)
+	}
 }
 
 func nightlyCommand(e *env) *cli.Command {
@@ -300,7 +311,7 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 		return nightlySteps(ctx, run, t, r)
 	}
 	if prev, ok := run.state.remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
-		safefile.CleanFolder(filepath.Dir(t.path))
+		run.cleanFolderOnce(filepath.Dir(t.path))
 		run.state.keep(prev)
 		return prev.report(t.path)
 	}

@@ -185,6 +185,19 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 			set(i, nightlyFile(ctx, run, t)) // no I/O: only says why it is skipped
 			continue
 		}
+		if run.state != nil {
+			// first, since it costs one stat: a file remembered still as it
+			// was needs no controller, and no worker that would clean its folder
+			at := time.Now()
+			if s, err := stampFile(t.path); err == nil {
+				if prev, ok := run.state.remembered(t.path, s); ok && stillDecided(run, t, s, at) {
+					run.state.keep(prev)
+					set(i, prev.report(t.path))
+					continue
+				}
+				stamps[i] = stamped{s, at, true}
+			}
+		}
 		c, err := pathController(t.path)
 		if err != nil {
 			set(i, fileReport{file: t.path}.failed(err))
@@ -193,18 +206,6 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		if c.isRoot() {
 			rootIdx = append(rootIdx, i)
 			continue
-		}
-		if run.state != nil {
-			at := time.Now()
-			if s, err := stampFile(t.path); err == nil {
-				if prev, ok := run.state.remembered(t.path, s); ok && stillDecided(run, t, s, at) {
-					// a stat: the worker that would clean the folder is not run
-					run.state.keep(prev)
-					set(i, prev.report(t.path))
-					continue
-				}
-				stamps[i] = stamped{s, at, true}
-			}
 		}
 		g := groups[c.uid]
 		if g == nil {
