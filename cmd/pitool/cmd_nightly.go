@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pitool/pitool/archive"
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
@@ -31,11 +33,11 @@ type nightlyRun struct {
 	opts         compactor.Options
 	targets      []target
 	jobs         int
-	archiveAfter time.Duration // 0: never archive
-	report       string        // "-" for stdout
-	dryRun       bool          // decide and report, write nothing
-	state        *nightlyState // what the last run found; nil with --dry-run or the report on stdout
-	cleaned      sync.Map      // the folders whose stale temporary files were removed
+	archiveAfter time.Duration     // 0: never archive
+	report       string            // "-" for stdout
+	dryRun       bool              // decide and report, write nothing
+	state        *nightstate.State // what the last run found; nil with --dry-run or the report on stdout
+	cleaned      sync.Map          // the folders whose stale temporary files were removed
 }
 
 // cleanFolderOnce removes the stale temporary files of dir (see
@@ -179,9 +181,6 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	return run, nil
 }
 
-// stateFileSuffix names the state file after the report: REPORT.state.
-const stateFileSuffix = ".state"
-
 // reportIsFile reports whether the report goes to a regular file (or a new
 // one), next to which the state file belongs: not stdout, a device or a FIFO
 // (--report /dev/stderr must not create /dev/stderr.state).
@@ -242,7 +241,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		}
 	}
 	if !run.dryRun && reportIsFile(run.report) {
-		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
+		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
@@ -273,7 +272,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	rep.finished, rep.interrupted = time.Now(), ctx.Err() != nil
 	err := writeOutput(e, run.report, nil, func(w io.Writer) error { return rep.writeJSON(w, run) })
 	e.infof("nightly: %s", rep.summary())
-	if serr := run.state.save(); serr != nil {
+	if serr := run.state.Save(); serr != nil {
 		e.infof("nightly: %v; the next run works on every file in full", serr)
 	}
 	switch {
@@ -306,29 +305,29 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 		return nightlySteps(ctx, run, t, r)
 	}
 	at := time.Now()
-	stamp, err := stampFile(t.path)
+	stamp, err := nightstate.StampFile(t.path)
 	if err != nil {
 		return nightlySteps(ctx, run, t, r)
 	}
-	if prev, ok := run.state.remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
+	if prev, ok := run.state.Remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
 		run.cleanFolderOnce(filepath.Dir(t.path))
-		run.state.keep(prev)
-		return prev.report(t.path)
+		run.state.Keep(prev)
+		return rememberedReport(prev, t.path)
 	}
 	r = nightlySteps(ctx, run, t, r)
-	run.state.record(r, stamp, at)
+	record(run.state, r, stamp, at)
 	return r
 }
 
 // stillDecided reports whether what a file's bytes decided last time is still
 // the decision now: the steps that depend on the time (live, archive) would
 // not act on it, and no interrupted archive of it is left.
-func stillDecided(run *nightlyRun, t target, s fileStamp, now time.Time) bool {
+func stillDecided(run *nightlyRun, t target, s nightstate.Stamp, now time.Time) bool {
 	idle := now.Sub(time.Unix(0, s.MtimeNs))
 	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter && strings.HasSuffix(t.path, ".jsonl")) {
 		return false
 	}
-	_, err := os.Lstat(t.path + ".zst")
+	_, err := os.Lstat(t.path + archive.Suffix)
 	return errors.Is(err, fs.ErrNotExist)
 }
 
@@ -364,9 +363,9 @@ func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) 
 // archiveStep archives path (with dryRun: says it would).
 func archiveStep(r fileReport, path string, dryRun bool) fileReport {
 	if dryRun {
-		return r.did(actArchived, path+".zst")
+		return r.did(actArchived, path+archive.Suffix)
 	}
-	dst, err := archive(path)
+	dst, err := archive.Archive(path)
 	if err != nil {
 		return r.failed(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pitool/pitool/archive"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/repair"
 )
@@ -118,9 +119,9 @@ func plainBytes(path string) ([]byte, error) {
 // a dry run's repair left), whether it would be once repaired.
 func archivableNow(path string, fixed []byte) bool {
 	if fixed == nil {
-		return archivable(path)
+		return archive.Archivable(path)
 	}
-	return strings.HasSuffix(path, ".jsonl") && !isCompressed(path) && bytes.HasSuffix(fixed, []byte("\n"))
+	return strings.HasSuffix(path, ".jsonl") && !archive.IsCompressed(path) && bytes.HasSuffix(fixed, []byte("\n"))
 }
 
 // maxRepairPasses is how many times nightly repairs one file in a run. A
