@@ -45,6 +45,7 @@ func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bo
 type repairer interface {
 	repair(ctx context.Context) (*repair.Result, error)
 	validate(ctx context.Context) (*repair.Report, error)
+	leftErrors() string // the detail of a file repair leaves invalid
 }
 
 // repairPasses repairs with rp until the file validates, at most
@@ -64,7 +65,7 @@ func repairPasses(ctx context.Context, r fileReport, rp repairer) (fileReport, b
 			return r, true
 		}
 		if err != nil || !res.Changed || pass == maxRepairPasses {
-			return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
+			return r.did(actDamaged, rp.leftErrors()+strings.Join(remainingCodes(again, err), ", ")), false
 		}
 	}
 }
@@ -76,6 +77,8 @@ func (p *repairInPlace) repair(ctx context.Context) (*repair.Result, error) {
 	// the caller checked --min-idle, so repair's own idle check is not needed
 	return repair.RepairFile(ctx, p.path, nil, repair.Options{InPlace: true, Force: true})
 }
+
+func (p *repairInPlace) leftErrors() string { return "repair left errors: " }
 
 func (p *repairInPlace) validate(ctx context.Context) (*repair.Report, error) {
 	return repair.ValidateFile(ctx, p.path, nil, repair.ValidateOptions{})
@@ -96,6 +99,8 @@ func (m *repairInMemory) repair(ctx context.Context) (*repair.Result, error) {
 	}
 	return res, err
 }
+
+func (m *repairInMemory) leftErrors() string { return "repair would leave errors: " }
 
 func (m *repairInMemory) validate(ctx context.Context) (*repair.Report, error) {
 	return repair.Validate(ctx, bytes.NewReader(m.data), m.path, repair.ValidateOptions{})
