@@ -35,7 +35,9 @@ func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bo
 		rp = &repairInMemory{path: path, data: data}
 	}
 	r, ok = repairPasses(ctx, r, rp)
-	if m, isMem := rp.(*repairInMemory); isMem && ok {
+	if m, isMem := rp.(*repairInMemory); isMem && ok && !archive.IsCompressed(path) {
+		// a compressed file stays compressed once repaired: neither archived
+		// nor compacted, as its own bytes already tell the next steps
 		fixed = m.data
 	}
 	return r, fixed, ok
