@@ -57,14 +57,15 @@ func nightlyCommand(e *env) *cli.Command {
 		Description: `Works through every session file under each DIR (default: Pi's sessions
 folder, $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
   1. skips files modified less than --min-idle ago (10m): they may be live;
-  2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
+  2. validates the others and repairs damaged ones in place, keeping the
+     original as FILE.bak (see pitool repair --help); a file repair cannot
+     make valid is reported "damaged" and left alone: neither archived nor
+     compacted;
+  3. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
      which every pitool command reads transparently (off by default). Pi's
      /resume no longer lists them (pitool ls --all does). To undo:
      pitool unarchive X.jsonl.zst puts X.jsonl back where /resume finds it;
-  3. validates the others and repairs damaged ones in place, keeping the
-     original as FILE.bak (see pitool repair --help); a file repair cannot
-     fix is reported and left alone;
-  4. compacts what is due, with Pi's rules (see pitool compact --help).
+  4. compacts the others when due, with Pi's rules (see pitool compact --help).
 Symlinked folders and files are followed, as Pi does; a file whose link leads
 out of DIR is read but never written through (skipped, with the reason): name
 it, or its folder, as DIR to work on it.
@@ -80,10 +81,6 @@ invalid: neither archived nor compacted), live, skipped, failed; a file
 found damaged lists its "damage" and, once repaired, "repaired": true.
 "totals" counts the files per action, except "damaged", which counts the
 files found damaged, repaired or not.
-
-A damaged file is repaired first, in place, keeping FILE.bak (as pitool
-repair -i does), and only then archived or compacted: a session that does
-not validate after its repair is never archived.
 
 --dry-run writes nothing but the report (stdout, or --report FILE; no state
 file): per file, what a real run would do now, in the future tense
