@@ -126,6 +126,9 @@ func CompactFile(ctx context.Context, file string, opts Options) Outcome {
 	case v.Worse():
 		return out.with(Skipped, v.refusal(out.Prep.FirstKeptEntryID))
 	case opts.Plan:
+		if reason := unfit(s); reason != "" {
+			return out.with(Skipped, reason) // as the real run would say
+		}
 		return out.with(Planned, "")
 	}
 	return out.write(ctx, s, opts)
@@ -242,15 +245,26 @@ func (o Outcome) write(ctx context.Context, s *session, opts Options) Outcome {
 
 // unwritable says why an entry cannot be appended to this file, "" when it can.
 func unwritable(s *session) string {
-	switch {
-	case s.ix.Name == "-":
+	if s.ix.Name == jsonl.StdinName {
 		return "standard input cannot be appended to; name the file"
+	}
+	return unfit(s)
+}
+
+// unfit says why the session's bytes cannot take an appended entry, "" when
+// they can: what a plan checks too, so that it says what the real run will
+// do. Of standard input (a plan on bytes given so) the framing is not checked.
+func unfit(s *session) string {
+	switch {
 	case s.comp != jsonl.Plain:
 		return "compressed (" + s.comp.String() + ") files are archives; decompress to compact"
 	case s.ix.Version < jsonl.CurrentVersion:
 		return fmt.Sprintf("format v%d: Pi migrates it to v3 on first open; open it in Pi once, then compact", s.ix.Version)
 	case len(s.ix.Skipped) > 0 || len(s.ix.ExtraHeads) > 0:
 		return "damaged (skipped or duplicate header lines); run pitool repair first"
+	}
+	if s.ix.Name == jsonl.StdinName {
+		return ""
 	}
 	return framingProblem(s.ix.Name, s.stamp.Size)
 }

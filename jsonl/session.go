@@ -79,6 +79,9 @@ func (s *Source) CheckSession() error {
 // peek returns up to n bytes from the start of the decompressed stream,
 // whether they are the whole stream, and a read error that cut them short.
 func (s *Source) peek(n int) ([]byte, bool, error) {
+	if s.Compression == Plain && s.Size >= 0 && s.Size < int64(n) {
+		n = int(s.Size) + 1 // all of a small file, and its end: no larger buffer
+	}
 	br, ok := s.reader.(*bufio.Reader)
 	if !ok || br.Size() < n {
 		br = bufio.NewReaderSize(s.reader, n)

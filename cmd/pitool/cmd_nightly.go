@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,13 +10,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/pitool/pitool/internal/textout"
+	"github.com/pitool/pitool/archive"
 	"github.com/pitool/pitool/compactor"
+	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
-	"github.com/pitool/pitool/repair"
+	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )
 
@@ -28,10 +33,20 @@ type nightlyRun struct {
 	opts         compactor.Options
 	targets      []target
 	jobs         int
-	archiveAfter time.Duration // 0: never archive
-	report       string        // "-" for stdout
-	dryRun       bool          // decide and report, write nothing
-	state        *nightlyState // what the last run found; nil with --dry-run or the report on stdout
+	archiveAfter time.Duration     // 0: never archive
+	report       string            // "-" for stdout
+	dryRun       bool              // decide and report, write nothing
+	state        *nightstate.State // what the last run found; nil with --dry-run or the report on stdout
+	cleaned      sync.Map          // the folders whose stale temporary files were removed
+}
+
+// cleanFolderOnce removes the stale temporary files of dir (see
+// safefile.CleanFolder) the first time it is asked to in a run: a folder of
+// many files remembered unchanged is read once, not once per file.
+func (run *nightlyRun) cleanFolderOnce(dir string) {
+	if _, done := run.cleaned.LoadOrStore(dir, true); !done {
+		safefile.CleanFolder(dir)
+	}
 }
 
 func nightlyCommand(e *env) *cli.Command {
@@ -42,21 +57,41 @@ func nightlyCommand(e *env) *cli.Command {
 		Description: `Works through every session file under each DIR (default: Pi's sessions
 folder, $PI_CODING_AGENT_DIR/sessions or ~/.pi/agent/sessions):
   1. skips files modified less than --min-idle ago (10m): they may be live;
-  2. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
+  2. validates the others and repairs damaged ones in place, keeping the
+     original as FILE.bak (see pitool repair --help); a file repair cannot
+     make valid is reported "damaged" and left alone: neither archived nor
+     compacted;
+  3. archives files idle longer than --archive-after (e.g. 30d) as .jsonl.zst,
      which every pitool command reads transparently (off by default). Pi's
      /resume no longer lists them (pitool ls --all does). To undo:
      pitool unarchive X.jsonl.zst puts X.jsonl back where /resume finds it;
-  3. validates the others and repairs damaged ones in place, keeping the
-     original as FILE.bak (see pitool repair --help); a file repair cannot
-     fix is reported and left alone;
-  4. compacts what is due, with Pi's rules (see pitool compact --help).
+  4. compacts the others when due, with Pi's rules (see pitool compact --help).
 Symlinked folders and files are followed, as Pi does; a file whose link leads
 out of DIR is read but never written through (skipped, with the reason): name
 it, or its folder, as DIR to work on it.
 
-Writes a JSON report (to stdout, or --report FILE) and a one-line summary on
-stderr. --dry-run writes nothing at all: the report on stdout says per file
-what would be done ("dryRun": true).
+Run by hand from a terminal with no DIR, nightly asks for --yes before it
+rewrites the files of Pi's sessions folder (see what it would do first with
+--dry-run); cron and systemd, which have no terminal, need no --yes.
+
+Writes a JSON report (to stdout, or --report FILE, whose folder is checked
+before any work) and a one-line summary on stderr. Each file's "action" is
+what was done to it: compacted, not-due, archived, damaged (repair left it
+invalid: neither archived nor compacted), live, skipped, failed; a file
+found damaged lists its "damage" and, once repaired, "repaired": true.
+"totals" counts the files per action, except "damaged", which counts the
+files found damaged, repaired or not.
+
+--dry-run writes nothing but the report (stdout, or --report FILE; no state
+file): per file, what a real run would do now, in the future tense
+("dryRun": true, "action": "would compact" or "would archive",
+"wouldRepair": true); the repair is made in memory and the rest decided on
+its bytes. Its totals use the real run's keys, so the two compare.
+
+nightly knows its own writes: a file it (or repair -i, compact, redact -i)
+wrote and nobody wrote to since is as idle as before that write, never
+"live" (kept in an extended attribute, user.pitool.write, where the
+filesystem has them). An archive keeps the session file's modification time.
 
 With --report FILE, nightly keeps FILE.state: per file it read and left
 unchanged with nothing due, its size, mtime, ctime and inode, and what it
@@ -83,7 +118,8 @@ not exist; 130 when interrupted (files in flight count as "interrupted").`,
 		Flags: append(compactFlags(),
 			ageFlag("archive-after", "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst", 0, nil),
 			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "print what would be done per file; write nothing"},
+			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "report what would be done per file; write nothing but the report"},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "work on Pi's sessions folder when run from a terminal with no DIR"},
 		),
 		Action: func(c *cli.Context) error {
 			run, err := newNightlyRun(c, e)
@@ -102,13 +138,13 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	}
 	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run"),
 		args: e.args, worker: nightlyWorker}
-	if run.dryRun && run.report != "-" {
-		return nil, usagef("--dry-run writes nothing, not even --report %s: it prints the report on stdout", run.report)
-	}
 	run.opts.Plan = run.dryRun
 	run.archiveAfter = flagAge(c, "archive-after")
 	if run.worker {
 		return run, nil // the files come on stdin (runNightlyWorker)
+	}
+	if err := checkReport(run.report); err != nil {
+		return nil, err
 	}
 	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
@@ -130,12 +166,15 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	if !c.IsSet("min-idle") {
 		idle = defaultFolderIdle
 	}
-	run.targets, err = batchTargets(run.dirs, sh, idle, true)
-	return run, err
+	if run.targets, err = batchTargets(run.dirs, sh, idle, true); err != nil {
+		return nil, err
+	}
+	if c.NArg() == 0 && !run.dryRun && !c.Bool("yes") && isTTY(e.stdin) {
+		return nil, usagef("nightly would repair, compact and archive the %d %s in %s in place; run it with --yes to do so, or with --dry-run to see what it would do first",
+			len(run.targets), textout.Choose(len(run.targets), "session file", "session files"), run.dir)
+	}
+	return run, nil
 }
-
-// stateFileSuffix names the state file after the report: REPORT.state.
-const stateFileSuffix = ".state"
 
 // reportIsFile reports whether the report goes to a regular file (or a new
 // one), next to which the state file belongs: not stdout, a device or a FIFO
@@ -181,7 +220,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		}
 	}
 	if !run.dryRun && reportIsFile(run.report) {
-		run.state = openState(e, run.report+stateFileSuffix, stateSettings(run))
+		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
@@ -212,7 +251,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	rep.finished, rep.interrupted = time.Now(), ctx.Err() != nil
 	err := writeOutput(e, run.report, nil, func(w io.Writer) error { return rep.writeJSON(w, run) })
 	e.infof("nightly: %s", rep.summary())
-	if serr := run.state.save(); serr != nil {
+	if serr := run.state.Save(); serr != nil {
 		e.infof("nightly: %v; the next run works on every file in full", serr)
 	}
 	switch {
@@ -245,33 +284,37 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 		return nightlySteps(ctx, run, t, r)
 	}
 	at := time.Now()
-	stamp, err := stampFile(t.path)
+	stamp, err := nightstate.StampFile(t.path)
 	if err != nil {
 		return nightlySteps(ctx, run, t, r)
 	}
-	if prev, ok := run.state.remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
-		safefile.CleanFolder(filepath.Dir(t.path))
-		run.state.keep(prev)
-		return prev.report(t.path)
+	if prev, ok := run.state.Remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
+		run.cleanFolderOnce(filepath.Dir(t.path))
+		run.state.Keep(prev)
+		return rememberedReport(prev, t.path)
 	}
 	r = nightlySteps(ctx, run, t, r)
-	run.state.record(r, stamp, at)
+	record(run.state, r, stamp, at)
 	return r
 }
 
 // stillDecided reports whether what a file's bytes decided last time is still
 // the decision now: the steps that depend on the time (live, archive) would
 // not act on it, and no interrupted archive of it is left.
-func stillDecided(run *nightlyRun, t target, s fileStamp, now time.Time) bool {
+func stillDecided(run *nightlyRun, t target, s nightstate.Stamp, now time.Time) bool {
 	idle := now.Sub(time.Unix(0, s.MtimeNs))
-	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter) {
+	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter && strings.HasSuffix(t.path, ".jsonl")) {
 		return false
 	}
-	_, err := os.Lstat(t.path + ".zst")
+	_, err := os.Lstat(t.path + archive.Suffix)
 	return errors.Is(err, fs.ErrNotExist)
 }
 
-// nightlySteps runs the steps on one file.
+// nightlySteps runs the steps on one file: a damaged file is repaired
+// first, then archived when it is idle long enough, or else compacted when
+// due; a file repair cannot make valid is neither. With --dry-run the
+// repair is made in memory, and the archive and compaction are decided on
+// its bytes, as the real run will decide them on the repaired file.
 func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) fileReport {
 	if g, ok := nightlyGate(r); !ok {
 		return g // not a Pi session: no step may change it
@@ -285,88 +328,43 @@ func nightlySteps(ctx context.Context, run *nightlyRun, t target, r fileReport) 
 		return r.failed(err)
 	case idle < t.idle:
 		return r.did(actLive, fmt.Sprintf("modified %s ago", idle.Round(time.Second)))
-	case run.archiveAfter > 0 && idle >= run.archiveAfter && archivable(t.path):
-		if run.dryRun {
-			return r.did(actArchived, t.path+".zst")
-		}
-		dst, err := archive(t.path)
-		if err != nil {
-			return r.failed(err)
-		}
-		return r.did(actArchived, dst)
 	}
-	r, ok := validateAndRepair(ctx, r, t.path, run.dryRun)
+	r, fixed, ok := validateAndRepair(ctx, r, t.path, run.dryRun)
 	if !ok {
 		return r
 	}
-	return r.compacted(compactor.CompactFile(ctx, t.path, run.opts))
+	if run.archiveAfter > 0 && idle >= run.archiveAfter && archivableNow(t.path, fixed) {
+		return archiveStep(r, t.path, run.dryRun)
+	}
+	return r.compacted(compactStep(ctx, t.path, fixed, run.opts))
+}
+
+// archiveStep archives path (with dryRun: says it would).
+func archiveStep(r fileReport, path string, dryRun bool) fileReport {
+	if dryRun {
+		return r.did(actArchived, path+archive.Suffix)
+	}
+	dst, err := archive.Archive(path)
+	if err != nil {
+		return r.failed(err)
+	}
+	return r.did(actArchived, dst)
+}
+
+// compactStep compacts path, or with --dry-run plans its compaction: on
+// fixed, the bytes its repair would leave, when it has any.
+func compactStep(ctx context.Context, path string, fixed []byte, opts compactor.Options) compactor.Outcome {
+	if fixed == nil {
+		return compactor.CompactFile(ctx, path, opts)
+	}
+	opts.Stdin = bytes.NewReader(fixed)
+	o := compactor.CompactFile(ctx, jsonl.StdinName, opts)
+	o.File = path
+	return o
 }
 
 // outsideReason is why a file reached through a symlink out of dir is not
 // written to.
 func outsideReason(dir string) string {
 	return fmt.Sprintf("symlink leads outside %s; name it to write through it", dir)
-}
-
-// validateAndRepair validates path and repairs it in place (keeping a backup)
-// when it has errors; with dryRun it only says it would. ok is false when the
-// file must not be compacted.
-func validateAndRepair(ctx context.Context, r fileReport, path string, dryRun bool) (fileReport, bool) {
-	rep, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
-	if err != nil {
-		return r.failed(err), false
-	}
-	if !needsRepair(rep) {
-		return r, true
-	}
-	r.damage = rep.Codes()
-	if dryRun {
-		r.repaired = true
-		return r.did(actSkipped, "would be repaired first; compaction is decided after the repair"), false
-	}
-	for pass := 1; ; pass++ {
-		// the caller checked --min-idle, so repair's own idle check is not needed
-		res, err := repair.RepairFile(ctx, path, nil, repair.Options{InPlace: true, Force: true})
-		if err != nil {
-			return r.failed(fmt.Errorf("repair: %w", err)), false
-		}
-		r.repaired = r.repaired || res.Changed
-		if r.backup == "" {
-			r.backup = res.Backup // the first pass's backup holds the file as it was
-		}
-		again, err := repair.ValidateFile(ctx, path, nil, repair.ValidateOptions{})
-		if err == nil && !needsRepair(again) {
-			return r, true
-		}
-		if err != nil || !res.Changed || pass == maxRepairPasses {
-			return r.did(actDamaged, "repair left errors: "+strings.Join(remainingCodes(again, err), ", ")), false
-		}
-	}
-}
-
-// maxRepairPasses is how many times nightly repairs one file in a run. A
-// repair that drops or renumbers entries leaves the request fix (issue 12)
-// to a second pass over its output, since the fix names the entries Pi will
-// load.
-const maxRepairPasses = 2
-
-// needsRepair is true for errors, and for the framing warnings that keep Pi
-// from opening a file (a byte-order mark) or from appending cleanly (CRLF).
-func needsRepair(rep *repair.Report) bool {
-	if rep.HasErrors() {
-		return true
-	}
-	for _, c := range rep.Codes() {
-		if c == "line.bom" || c == "line.crlf" {
-			return true
-		}
-	}
-	return false
-}
-
-func remainingCodes(rep *repair.Report, err error) []string {
-	if err != nil {
-		return []string{err.Error()}
-	}
-	return rep.Codes()
 }

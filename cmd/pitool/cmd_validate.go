@@ -201,10 +201,5 @@ func printValidateSummary(e *env, opts validateOptions, t validateTally) {
 		textout.Count(t.counts[repair.SevInfo], "note"), skipped)
 }
 
-// plural is one when n is 1, else many (textout.Choose).
-func plural(n int, one, many string) string {
-	return textout.Choose(n, one, many)
-}
-
 // errNoFiles is returned when folders held no session files.
 var errNoFiles = errors.New("no session files (*.jsonl, *.jsonl.gz, *.jsonl.zst) found")

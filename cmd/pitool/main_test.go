@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/sys/unix"
 )
 
 // TestMain lets testscript run pitool in-process as the "pitool" command.
@@ -17,7 +18,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI stories in testdata/script/*.txtar. $CORPUS points
 // at the committed copies of the shared corpus in testdata/corpus. The
-// condition [root] holds when the tests run as root (device nodes, owners).
+// condition [root] holds when the tests run as root (device nodes, owners),
+// [xattr] when their temporary folder keeps user extended attributes.
 func TestScripts(t *testing.T) {
 	corpus, err := os.Getwd()
 	if err != nil {
@@ -35,7 +37,22 @@ func TestScripts(t *testing.T) {
 			if cond == "root" {
 				return os.Geteuid() == 0, nil
 			}
+			if cond == "xattr" {
+				return userXattrs(), nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
+}
+
+// userXattrs reports whether files in the temporary folder keep user
+// extended attributes (pitool's mark of its own writes lives in one).
+func userXattrs() bool {
+	f, err := os.CreateTemp("", "xattr-probe")
+	if err != nil {
+		return false
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	return unix.Fsetxattr(int(f.Fd()), "user.probe", []byte("1"), 0) == nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/bench/gen"
+	"github.com/pitool/pitool/internal/nightstate"
 )
 
 // maxNightlyRSSKB is the peak resident memory nightly may reach over a fleet
@@ -130,10 +131,10 @@ func TestNightlyLoad(t *testing.T) {
 	if rss[1]-rss[0] > maxRSSGrowthKB {
 		t.Errorf("peak RSS %d KB over %d sessions and %d KB over %d: more than %d KB apart", rss[0], n, rss[1], 4*n, maxRSSGrowthKB)
 	}
-	if err := os.Remove(filepath.Join(big, "report.json"+stateFileSuffix)); err != nil {
+	if err := os.Remove(filepath.Join(big, "report.json"+nightstate.Suffix)); err != nil {
 		t.Fatal(err) // the next run does the full work again
 	}
-	time.Sleep(stateSettle) // the state file records files whose ctime has settled
+	time.Sleep(nightstate.Settle) // the state file records files whose ctime has settled
 	first := runMeasured(t, big, nightly...)
 	t.Logf("nightly over %d sessions: exit %d, %d KB peak RSS, %v", 4*n, first.Code, first.RSSKB, first.Took.Round(time.Millisecond))
 	if first.Code != 0 || first.RSSKB > maxNightlyRSSKB {

@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/safefile"
 )
@@ -153,7 +154,7 @@ func runNightlyWorker(ctx context.Context, e *env, run *nightlyRun) error {
 // stamped is the stamp a file had before it was sent to a worker, for the
 // state file.
 type stamped struct {
-	stamp fileStamp
+	stamp nightstate.Stamp
 	at    time.Time
 	ok    bool
 }
@@ -185,6 +186,19 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 			set(i, nightlyFile(ctx, run, t)) // no I/O: only says why it is skipped
 			continue
 		}
+		if run.state != nil {
+			// first, since it costs one stat: a file remembered still as it
+			// was needs no controller, and no worker that would clean its folder
+			at := time.Now()
+			if s, err := nightstate.StampFile(t.path); err == nil {
+				if prev, ok := run.state.Remembered(t.path, s); ok && stillDecided(run, t, s, at) {
+					run.state.Keep(prev)
+					set(i, rememberedReport(prev, t.path))
+					continue
+				}
+				stamps[i] = stamped{s, at, true}
+			}
+		}
 		c, err := pathController(t.path)
 		if err != nil {
 			set(i, fileReport{file: t.path}.failed(err))
@@ -193,18 +207,6 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		if c.isRoot() {
 			rootIdx = append(rootIdx, i)
 			continue
-		}
-		if run.state != nil {
-			at := time.Now()
-			if s, err := stampFile(t.path); err == nil {
-				if prev, ok := run.state.remembered(t.path, s); ok && stillDecided(run, t, s, at) {
-					// a stat: the worker that would clean the folder is not run
-					run.state.keep(prev)
-					set(i, prev.report(t.path))
-					continue
-				}
-				stamps[i] = stamped{s, at, true}
-			}
 		}
 		g := groups[c.uid]
 		if g == nil {
@@ -290,7 +292,7 @@ func runWorker(ctx context.Context, e *env, run *nightlyRun, g *workerGroup, sta
 		}
 		got[res.I] = true
 		if stamps[i].ok {
-			run.state.record(r, stamps[i].stamp, stamps[i].at)
+			record(run.state, r, stamps[i].stamp, stamps[i].at)
 		}
 		set(i, withRanAs(r, wr.uid))
 		return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/safefile"
 	"github.com/pitool/pitool/jsonl"
@@ -92,8 +93,21 @@ func (r fileReport) compacted(o compactor.Outcome) fileReport {
 	return r.failed(o.Err)
 }
 
-func (r fileReport) json() jsonl.Object {
-	obj := jsonl.ObjectOf("file", jsonl.QuoteString(r.file), "action", jsonl.QuoteString(r.action))
+// wouldActions are the actions of a dry run's report: what the real run
+// would do, in the future tense.
+var wouldActions = map[string]string{actArchived: "would archive", actCompacted: "would compact"}
+
+// json is the report's object for the file; with dryRun its actions are in
+// the future tense ("would compact", "wouldRepair": true).
+func (r fileReport) json(dryRun bool) jsonl.Object {
+	action, repaired := r.action, "repaired"
+	if would, ok := wouldActions[action]; ok && dryRun {
+		action = would
+	}
+	if dryRun {
+		repaired = "wouldRepair"
+	}
+	obj := jsonl.ObjectOf("file", jsonl.QuoteString(r.file), "action", jsonl.QuoteString(action))
 	if r.detail != "" {
 		obj.Set("detail", jsonl.QuoteString(r.detail))
 	}
@@ -101,7 +115,7 @@ func (r fileReport) json() jsonl.Object {
 		obj.Set("damage", appendStrings(r.damage))
 	}
 	if r.repaired {
-		obj.Set("repaired", boolRaw(true))
+		obj.Set(repaired, boolRaw(true))
 	}
 	if r.backup != "" {
 		obj.Set("backup", jsonl.QuoteString(r.backup))
@@ -146,6 +160,12 @@ func (rep *nightlyReport) repairedCount() int {
 	return rep.countIf(func(f fileReport) bool { return f.repaired })
 }
 
+// damagedCount is how many files were found damaged (they list "damage"),
+// repaired or not.
+func (rep *nightlyReport) damagedCount() int {
+	return rep.countIf(func(f fileReport) bool { return len(f.damage) > 0 })
+}
+
 // rememberedCount is how many files the state file answered for.
 func (rep *nightlyReport) rememberedCount() int {
 	return rep.countIf(func(f fileReport) bool { return f.remembered })
@@ -163,12 +183,16 @@ func (rep *nightlyReport) countIf(is func(fileReport) bool) int {
 
 // writeJSON writes the report as one JSON line, a file's object at a time,
 // so that writing it takes the memory of one file's object, not of the
-// whole report, whatever the number of files.
+// whole report, whatever the number of files. The totals count files per
+// action, except "damaged": the files found damaged, repaired or not (those
+// repair could not fix have the action "damaged"). A dry run's totals have
+// the real run's keys and count what it would do, so the two compare.
 func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 	totals := jsonl.ObjectOf("files", intRaw(len(rep.files)))
 	for _, a := range actions {
 		totals.Set(a, intRaw(rep.count(a)))
 	}
+	totals.Set(actDamaged, intRaw(rep.damagedCount()))
 	totals.Set("repaired", intRaw(rep.repairedCount()))
 	totals.Set(actInterrupted, intRaw(rep.count(actInterrupted)))
 	head := jsonl.ObjectOf(
@@ -197,7 +221,7 @@ func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		line = f.json().AppendJSON(line[:0])
+		line = f.json(rep.dryRun).AppendJSON(line[:0])
 		bw.Write(jsonl.ToValidUTF8(line))
 	}
 	bw.WriteString("]}\n")
@@ -237,10 +261,10 @@ func (rep *nightlyReport) summary() string {
 		done = [3]string{"to compact", "to repair", "to archive"}
 	}
 	fmt.Fprintf(&b, "%d %s: %d %s, %d %s, %d %s, %d not due, %d live, %d skipped",
-		rep.planned, plural(rep.planned, "file", "files"), rep.count(actCompacted), done[0], rep.repairedCount(), done[1],
+		rep.planned, textout.Choose(rep.planned, "file", "files"), rep.count(actCompacted), done[0], rep.repairedCount(), done[1],
 		rep.count(actArchived), done[2], rep.count(actNotDue), rep.count(actLive), rep.count(actSkipped))
 	if n := rep.count(actDamaged); n > 0 {
-		fmt.Fprintf(&b, ", %d damaged", n)
+		fmt.Fprintf(&b, ", %d left damaged", n)
 	}
 	fmt.Fprintf(&b, ", %d failed", rep.count(actFailed))
 	if n := rep.rememberedCount(); n > 0 {
@@ -264,7 +288,7 @@ func (rep *nightlyReport) otherUsers() string {
 		if w.inProcess {
 			continue
 		}
-		p := fmt.Sprintf("%s (%d %s", w.user, w.files, plural(w.files, "file", "files"))
+		p := fmt.Sprintf("%s (%d %s", w.user, w.files, textout.Choose(w.files, "file", "files"))
 		if w.exit != 0 {
 			p += fmt.Sprintf(", exit %d", w.exit)
 		}

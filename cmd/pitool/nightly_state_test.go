@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pitool/pitool/internal/nightstate"
 )
 
 // nightlyAt runs nightly over dir/sessions with the report in dir and returns
@@ -45,7 +47,7 @@ func TestNightlyStateNeverTrustedOverTheFile(t *testing.T) {
 	for i, p := range rel {
 		paths[i] = filepath.Join(dir, p)
 	}
-	time.Sleep(stateSettle)
+	time.Sleep(nightstate.Settle)
 	if rep, _ := nightlyAt(t, dir); len(rememberedFiles(rep)) != 0 || rep.Totals["not-due"] != 6 {
 		t.Fatalf("first run: %+v", rep)
 	}
@@ -66,7 +68,7 @@ func TestNightlyStateNeverTrustedOverTheFile(t *testing.T) {
 		}
 	}
 
-	state := filepath.Join(dir, "report.json"+stateFileSuffix)
+	state := filepath.Join(dir, "report.json"+nightstate.Suffix)
 	if err := os.WriteFile(state, []byte(`{"version":1,"files":[{"file":`), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -53,6 +53,7 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 	if err := expect.checkNow(stampOf(info), path); err != nil {
 		return err
 	}
+	prior := lastChangeOf(f, info)
 	if len(line) == 0 || line[len(line)-1] != '\n' {
 		line = append(line, '\n')
 	}
@@ -71,6 +72,7 @@ func AppendLine(path string, expect Stamp, line []byte) error {
 	if err != nil {
 		return err
 	}
+	markOwnWrite(f, prior)
 	return f.Close()
 }
 

@@ -50,6 +50,9 @@ type Edit struct {
 	// stamp is the file as Begin saw it, own its owner, group and mode.
 	stamp Stamp
 	own   owner
+	// changed is when the file last changed other than by pitool (see
+	// LastChange), recorded in the mark of pitool's write
+	changed time.Time
 }
 
 // CommitOptions controls Edit.Commit.
@@ -148,7 +151,7 @@ func (e *Edit) takeStamp() error {
 	if err != nil {
 		return err
 	}
-	e.stamp, e.own = stampOf(info), ownerOf(info)
+	e.stamp, e.own, e.changed = stampOf(info), ownerOf(info), lastChangeOf(e.old, info)
 	e.stamp.ends, err = hashEnds(e.old, e.stamp.Size)
 	return err
 }
@@ -217,6 +220,7 @@ func (e *Edit) Commit(opts CommitOptions, content Content) (res Result, err erro
 		return res, err
 	}
 	res.Carried = end - max(basis, 0)
+	markOwnWrite(t.f, e.changed)
 	bak := ""
 	if opts.Backup {
 		if bak, err = e.linkBackup(); err != nil {

@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd
 
-package main
+package nightstate
 
 import "syscall"
 

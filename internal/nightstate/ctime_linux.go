@@ -1,6 +1,6 @@
 //go:build linux || openbsd
 
-package main
+package nightstate
 
 import "syscall"
 

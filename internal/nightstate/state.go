@@ -1,0 +1,187 @@
+// Package nightstate owns nightly's state file (REPORT.state, next to
+// --report FILE): per file nightly read and left unchanged with nothing due,
+// its stat and what was found, so that the next run's cost for a file still
+// exactly so is one stat.
+//
+// It is a hint, never trusted over the file: any change of size, mtime,
+// ctime, inode or device, of the run's settings, or of the pitool binary, and
+// the file is worked on in full. Deleting it costs one full run. The caller
+// records only results that are a function of the file's bytes and the
+// settings (nothing was due, the file was not changed), never one that
+// depends on the time (live, archived) or that wrote anything.
+package nightstate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	json "github.com/goccy/go-json"
+	"github.com/pitool/pitool/internal/safefile"
+)
+
+// Suffix names the state file after the report: REPORT.state.
+const Suffix = ".state"
+
+// version is the layout of the state file; a file of another layout is
+// ignored.
+const version = 1
+
+// Settle is how long before the stat a file must have last changed (its
+// ctime) for a run to record it. File times come from a coarse clock, so a
+// file written again within the same tick as the stat could keep its stamp;
+// a file changed that recently is worked on in full again next time. A
+// filesystem whose times have a fraction of a second ticks within
+// SettleFine (the kernel's clock tick, a few milliseconds); one whose times
+// are whole seconds (FAT, HFS+, some network filesystems) needs the whole
+// second. A fixed second re-read every file a run found changed in its last
+// second: 473–638 of 10,000 files just copied in (issue 28).
+const (
+	Settle     = time.Second
+	SettleFine = 20 * time.Millisecond
+)
+
+// Stamp is what a run compares of a file: what a stat says of it.
+type Stamp struct {
+	Size    int64  `json:"size"`
+	MtimeNs int64  `json:"mtimeNs"`
+	CtimeNs int64  `json:"ctimeNs"`
+	Ino     uint64 `json:"ino"`
+	Dev     uint64 `json:"dev"`
+}
+
+// StampFile stats path (following a symlink, as reading it does).
+func StampFile(path string) (Stamp, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return Stamp{}, err
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return Stamp{}, fmt.Errorf("%s: no inode to stamp", path)
+	}
+	return Stamp{Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), CtimeNs: ctimeNs(st),
+		Ino: st.Ino, Dev: uint64(st.Dev)}, nil
+}
+
+// Settled reports whether the file last changed at least Settle before now
+// (SettleFine when its times have a fraction of a second).
+func (s Stamp) Settled(now time.Time) bool {
+	settle := Settle
+	if s.CtimeNs%int64(time.Second) != 0 || s.MtimeNs%int64(time.Second) != 0 {
+		settle = SettleFine
+	}
+	return now.Sub(time.Unix(0, max(s.CtimeNs, s.MtimeNs))) >= settle
+}
+
+// Entry is one file's record: its stamp and what the run found.
+type Entry struct {
+	File string `json:"file"`
+	Stamp
+	Action       string `json:"action"`
+	Detail       string `json:"detail,omitempty"`
+	TokensBefore int    `json:"tokensBefore"`
+}
+
+// file is the state file's content.
+type file struct {
+	Version  int     `json:"version"`
+	Settings string  `json:"settings"` // the binary and the options the results depend on
+	Files    []Entry `json:"files"`
+}
+
+// State is the state of the previous run, read once, and the one this run
+// records as files finish. Its methods are safe for concurrent use; a nil
+// State remembers nothing and saves nothing.
+type State struct {
+	path     string
+	settings string
+	prev     map[string]Entry
+	mu       sync.Mutex
+	next     []Entry
+}
+
+// Open reads the state file at path. A missing or unreadable state file, or
+// one of another layout or other settings, gives an empty state: the run
+// does the full work. The error says why, except for a missing file.
+func Open(path, settings string) (*State, error) {
+	st := &State{path: path, settings: settings, prev: map[string]Entry{}}
+	prev, err := read(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return st, err
+	case prev.Version != version || prev.Settings != settings:
+		// another binary or other options: the remembered results may differ
+	default:
+		for _, f := range prev.Files {
+			st.prev[f.File] = f
+		}
+	}
+	return st, nil
+}
+
+func read(path string) (*file, error) {
+	f, err := safefile.OpenRegular(path) // a FIFO put there is refused, not waited on
+	if err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	var sf file
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return nil, fmt.Errorf("state file %s: %w", path, err)
+	}
+	return &sf, nil
+}
+
+// Remembered returns the previous run's result for path when path still has
+// the stamp it had then.
+func (st *State) Remembered(path string, now Stamp) (Entry, bool) {
+	if st == nil {
+		return Entry{}, false
+	}
+	e, ok := st.prev[path]
+	return e, ok && e.Stamp == now
+}
+
+// Keep records e for the next run.
+func (st *State) Keep(e Entry) {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	st.next = append(st.next, e)
+	st.mu.Unlock()
+}
+
+// Save writes the state of this run through the write protocol, as JSON
+// without HTML escaping (a path's & or < stays as it is).
+func (st *State) Save() error {
+	if st == nil {
+		return nil
+	}
+	sf := file{Version: version, Settings: st.settings, Files: st.next}
+	if sf.Files == nil {
+		sf.Files = []Entry{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(sf); err != nil {
+		return fmt.Errorf("state file %s: %w", st.path, err)
+	}
+	return safefile.WriteFile(st.path, safefile.Options{}, func(w io.Writer) error {
+		_, err := w.Write(buf.Bytes())
+		return err
+	})
+}
