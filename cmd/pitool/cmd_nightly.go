@@ -13,13 +13,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/archive"
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/urfave/cli/v2"
 )

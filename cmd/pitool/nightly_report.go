@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/safefile"
+	"github.com/pitool/pitool/internal/textout"
 	"github.com/pitool/pitool/jsonl"
 )
 
