@@ -105,6 +105,7 @@ func commands(e *env) []*cli.Command {
 		forkCommand(e),
 		completionCommand(e),
 		manCommand(e),
+		mcpCommand(e),
 	}
 }
 
