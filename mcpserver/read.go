@@ -135,4 +135,3 @@ func (s *server) render(ctx context.Context, ix *jsonl.Index, leaf string, start
 	}
 	return w, nil
 }
-
