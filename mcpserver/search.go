@@ -87,7 +87,16 @@ func (s *server) search(ctx context.Context, in searchIn) (searchOut, error) {
 	if err := search.Run(ctx, m, opts, files, 0, c); err != nil && !errors.Is(err, errPageFull) {
 		return searchOut{}, fmt.Errorf("searching: %w", err)
 	}
-	out := searchOut{Matches: matchesOut(c.matches), Unreadable: c.unreadable,
+	texts := make([]string, len(c.matches))
+	for i, m := range c.matches {
+		texts[i] = snippet(m)
+	}
+	if s.redactr != nil {
+		if err := s.scrubMatches(c.matches, texts); err != nil {
+			return searchOut{}, err
+		}
+	}
+	out := searchOut{Matches: matchesOut(c.matches, texts), Unreadable: c.unreadable,
 		NextCursor: nextCursor(skip+len(c.matches), c.more)}
 	return out, nil
 }
@@ -163,18 +172,18 @@ func (c *collector) FileDone(r search.FileResult) error {
 
 // matchesOut turns matches into the answer's, with each file's session id
 // and name read once.
-func matchesOut(ms []search.Match) []matchOut {
+func matchesOut(ms []search.Match, texts []string) []matchOut {
 	out := []matchOut{}
 	sessions := map[string]*jsonl.Listing{}
 	var lister jsonl.Lister
-	for _, m := range ms {
+	for i, m := range ms {
 		l, ok := sessions[m.File]
 		if !ok {
 			l, _ = lister.ListFile(m.File, jsonl.ListOptions{Compressed: true})
 			sessions[m.File] = l
 		}
 		mo := matchOut{File: m.File, EntryID: m.ID, Line: m.Line, Role: m.Role, Kind: m.Kind, Tool: m.Tool,
-			Time: m.Timestamp, Text: snippet(m), AlsoInCount: len(m.Copies)}
+			Time: m.Timestamp, Text: texts[i], AlsoInCount: len(m.Copies)}
 		mo.AlsoIn = m.Copies[:min(len(m.Copies), copiesNamed)]
 		if l != nil {
 			mo.SessionID, mo.SessionName = l.ID, clip(l.Name, firstMessageRune)
