@@ -356,7 +356,9 @@ func (o *output) lexed() ([]chroma.Token, error) {
 func formatOutput(text string, maxLines int, format func(b *bytes.Buffer, text string)) *output {
 	text = strings.ReplaceAll(text, "\t", "   ")
 	preview, rest := headLines(text, maxLines)
-	return &output{text: text, preview: preview, Rest: rest, Long: rest > 0 || len(preview) != len(text), format: format}
+	// a preview lacking only the final line feed shows the whole text
+	long := rest > 0 || preview != strings.TrimSuffix(text, "\n")
+	return &output{text: text, preview: preview, Rest: rest, Long: long, format: format}
 }
 
 // writePreview writes the first lines as HTML, or all of them when the

@@ -89,3 +89,24 @@ func TestChromaCSS(t *testing.T) {
 		t.Error("assets/chroma.css is stale: run go test ./exporter -run TestChromaCSS -update-chroma-css")
 	}
 }
+
+// TestShortOutputIsWhole: an output the preview shows whole (a one-line
+// output ending in a line feed among them) is not folded under "… more".
+func TestShortOutputIsWhole(t *testing.T) {
+	for _, tc := range []struct {
+		text     string
+		maxLines int
+		long     bool
+	}{
+		{"one line\n", 1, false},
+		{"one line", 1, false},
+		{"two\nlines\n", 2, false},
+		{"two\nlines\n", 1, true},
+		{strings.Repeat("x", maxPreviewBytes+10) + "\n", 1, true},
+	} {
+		o := formatOutput(tc.text, tc.maxLines, writePlainCode)
+		if o.Long != tc.long {
+			t.Errorf("formatOutput(%.20q, %d).Long = %v, want %v", tc.text, tc.maxLines, o.Long, tc.long)
+		}
+	}
+}

@@ -101,6 +101,7 @@ func commands(e *env) []*cli.Command {
 		unarchiveCommand(e),
 		redactCommand(e),
 		exportCommand(e),
+		showCommand(e),
 		cloneCommand(e),
 		forkCommand(e),
 		completionCommand(e),
@@ -124,6 +125,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		e.errorf("interrupted")
 	case err != nil && code != exitFindings && !errors.Is(err, errReported):
 		e.printError(err)
+		e.candidateHints(err)
 	}
 	if ue := (*usageError)(nil); errors.As(err, &ue) {
 		e.hintf("run 'pitool --help' or 'pitool COMMAND --help'")

@@ -82,7 +82,7 @@ func oneFile(c *cli.Context) (string, error) {
 	if c.NArg() != 1 {
 		return "", usagef("%s takes exactly one FILE (or - for stdin), got %d", c.Command.Name, c.NArg())
 	}
-	return c.Args().First(), nil
+	return sessionArg(c, c.Args().First())
 }
 
 func writeJSONLine(e *env, out []byte) error {

@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/pitool/pitool/exporter"
+	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/redact"
 	"github.com/urfave/cli/v2"
@@ -116,8 +118,17 @@ func htmlWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTML
 	return exporter.ExportHTML(c.Context, w, ix, opts)
 }
 
+// markdownWriter writes Markdown, exact to a file or a pipe; to a terminal
+// every control character from the session is shown, never obeyed.
 func markdownWriter(c *cli.Context, w io.Writer, ix *jsonl.Index, opts exporter.HTMLOptions) error {
-	return exporter.ExportMarkdown(c.Context, w, ix, opts)
+	if !progress.IsTerminal(w) {
+		return exporter.ExportMarkdown(c.Context, w, ix, opts)
+	}
+	tw := termtext.NewWriter(w)
+	if err := exporter.ExportMarkdown(c.Context, tw, ix, opts); err != nil {
+		return err
+	}
+	return tw.Close()
 }
 
 func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {

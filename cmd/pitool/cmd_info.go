@@ -58,6 +58,10 @@ warning in a DIR, as ls skips it, and an error when named.
 
 // printInfoPath prints the info of a file, or of every session in a folder.
 func printInfoPath(c *cli.Context, e *env, rf *readFailures, path string, asJSON bool) error {
+	path, err := sessionArg(c, path)
+	if err != nil {
+		return err
+	}
 	if st, err := os.Stat(path); err != nil || !st.IsDir() {
 		info, err := sessionInfo(e, path)
 		if err != nil {

@@ -84,6 +84,10 @@ func repairFlags(c *cli.Context, e *env) (repairOptions, error) {
 func runRepair(c *cli.Context, e *env, opts repairOptions, files []string) error {
 	remaining := 0
 	for _, f := range files {
+		f, err := sessionArg(c, f)
+		if err != nil {
+			return err
+		}
 		if isDir(f) {
 			return fmt.Errorf("%s: is a directory", f)
 		}

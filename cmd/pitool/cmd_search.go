@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/pitool/pitool/internal/progress"
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/search"
 	"github.com/urfave/cli/v2"
@@ -189,8 +190,8 @@ func (o *searchOutput) Match(m search.Match) error {
 	if o.json {
 		return o.jsonLine(m)
 	}
-	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s%s\n", o.paint(colorFile, m.File), o.paint(colorLine, fmt.Sprint(m.Line)), m.ID,
-		matchLabel(m), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After), copiesNote(m.Copies))
+	fmt.Fprintf(o.w, "%s:%s:%s %s: %s%s%s%s\n", o.paint(colorFile, termtext.Visible(m.File)), o.paint(colorLine, fmt.Sprint(m.Line)),
+		termtext.Visible(m.ID), termtext.Visible(matchLabel(m)), printable(m.Before), o.paint(colorMatch, printable(m.Text)), printable(m.After), copiesNote(m.Copies))
 	return nil
 }
 
@@ -251,9 +252,9 @@ func (o *searchOutput) FileDone(r search.FileResult) error {
 			File string `json:"file"`
 		}{r.File})
 	case o.count:
-		fmt.Fprintf(o.w, "%s:%d\n", o.paint(colorFile, r.File), r.Count)
+		fmt.Fprintf(o.w, "%s:%d\n", o.paint(colorFile, termtext.Visible(r.File)), r.Count)
 	default:
-		fmt.Fprintln(o.w, o.paint(colorFile, r.File))
+		fmt.Fprintln(o.w, o.paint(colorFile, termtext.Visible(r.File)))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/stats"
 	"github.com/urfave/cli/v2"
 )
@@ -122,7 +123,8 @@ func writeStatsCSV(w io.Writer, rep *stats.Report) error {
 func writeStatsTable(w io.Writer, rep *stats.Report) error {
 	table := [][]string{{strings.ToUpper(string(rep.By)), "INPUT", "OUTPUT", "CACHE READ", "CACHE WRITE", "TOTAL", "COST", "ENTRIES", "SESSIONS"}}
 	for _, r := range append(rep.Rows, rep.Total) {
-		table = append(table, append([]string{r.Key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
+		key := termtext.Visible(r.Key) // a model, provider or project name from a session
+		table = append(table, append([]string{key}, statsCells(&r, groupedInt, fmt.Sprintf("$%.4f", r.Cost))...))
 	}
 	widths := make([]int, len(table[0]))
 	for _, row := range table {

@@ -47,6 +47,12 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 				if err := c.Context.Err(); err != nil {
 					return err
 				}
+				archive, err := sessionArg(c, archive)
+				if err != nil {
+					e.errorf("%s", describe(err))
+					failed++
+					continue
+				}
 				dst, err := unarchive(archive)
 				if err != nil {
 					e.errorf("%s", fileError(archive, err))

@@ -557,6 +557,9 @@ func expandFolders(paths []string) []string {
 		if p == "-" {
 			continue
 		}
+		if r, err := sessionfiles.Resolve(context.Background(), p, sessionfiles.RefOptions{}); err == nil {
+			p = r // a session named by id is written where its file is
+		}
 		out = append(out, p)
 		if info, err := os.Stat(p); err != nil || !info.IsDir() {
 			continue

@@ -471,3 +471,28 @@ func TestPrivsepNightlyInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivsepSessionNamedByID: root's compact of a session named by an id
+// prefix, in alice's sessions folder, runs as alice (the id is resolved
+// before privsep decides who controls the path): its summarizer command
+// reports alice's uid, and the session stays hers.
+func TestPrivsepSessionNamedByID(t *testing.T) {
+	needRoot(t)
+	exe := pitoolExe(t)
+	agent := filepath.Join(openTempDir(t), "alice", "agent")
+	s := filepath.Join(agent, "sessions", "--home-dev-project--", "2026-01-01T00-00-00-000Z_01a22eed-84e2-746d-a4fb-4bc77e29deed.jsonl")
+	copyFile(t, corpusFile("v3/linear.jsonl"), s, 0o600)
+	chownTree(t, filepath.Dir(agent), alice)
+	cmd := exec.Command(exe, "compact", "--even-if-not-due", "--keep-recent-tokens", "1000", "--summarizer", "command",
+		"--command", `cat >/dev/null; grep -E '^Uid:' /proc/self/status | tr '\t' ' '`, "01a22eed-84e2")
+	cmd.Env = append(os.Environ(), "PI_CODING_AGENT_DIR="+agent)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("compact by id: %v\n%s", err, out)
+	}
+	if data, _ := os.ReadFile(s); !strings.Contains(string(data), `Uid: 4242 4242 4242 4242`) {
+		t.Errorf("compact as root of alice's session named by id did not run as alice:\n%s", data[max(0, len(data)-400):])
+	}
+	if got := ownerMode(t, s); got != "4242:4242:600" {
+		t.Errorf("compacted session: %s, want alice's", got)
+	}
+}

@@ -4,6 +4,7 @@
 package sessionfiles
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -88,6 +89,10 @@ func ExpandMatching(paths []string, m Match) ([]File, error) {
 		if p == "-" {
 			out = append(out, File{Path: p, Named: true})
 			continue
+		}
+		p, err := Resolve(context.Background(), p, RefOptions{})
+		if err != nil {
+			return nil, err
 		}
 		info, err := os.Stat(p)
 		if err != nil {

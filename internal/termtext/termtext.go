@@ -20,8 +20,21 @@ import (
 //
 // Everything else, a backslash included, is kept; text with nothing to
 // escape is returned as it is, without a copy.
-func Visible(s string) string {
-	i := firstHidden(s)
+func Visible(s string) string { return visible(s, acts) }
+
+// VisibleText is Visible for text shown as lines on a terminal (a message,
+// a tool's output): line feeds and tabs are kept as they are, every other
+// character Visible escapes is escaped, a carriage return among them (it
+// would let a line overwrite what was printed before it).
+func VisibleText(s string) string { return visible(s, actsInText) }
+
+// actsInText is acts less the line feed and the tab.
+func actsInText(r rune) bool { return r != '\n' && r != '\t' && acts(r) }
+
+// visible escapes in s each rune for which hide is true, and each byte
+// that is not UTF-8.
+func visible(s string, hide func(rune) bool) string {
+	i := firstHidden(s, hide)
 	if i < 0 {
 		return s
 	}
@@ -33,7 +46,7 @@ func Visible(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case acts(r):
+		case hide(r):
 			b.WriteString(escape(r))
 		default:
 			b.WriteString(s[i : i+size])
@@ -43,10 +56,10 @@ func Visible(s string) string {
 	return b.String()
 }
 
-// firstHidden is the offset of the first byte Visible escapes, or -1.
-func firstHidden(s string) int {
+// firstHidden is the offset of the first byte visible escapes, or -1.
+func firstHidden(s string, hide func(rune) bool) int {
 	for i, r := range s {
-		if acts(r) || r == utf8.RuneError && isBadByte(s[i:]) {
+		if hide(r) || r == utf8.RuneError && isBadByte(s[i:]) {
 			return i
 		}
 	}

@@ -54,3 +54,33 @@ func TestVisibleLeavesNothingToObey(t *testing.T) {
 		}
 	}
 }
+
+func TestVisibleText(t *testing.T) {
+	for in, want := range map[string]string{
+		"two\nlines\tand a tab":    "two\nlines\tand a tab",
+		"osc52 \x1b]52;c;aGk=\x07": `osc52 \x1b]52;c;aGk=\x07`,
+		"clear \x1b[2J\nnext":      "clear \\x1b[2J\nnext",
+		"over\rwrite":              `over\rwrite`,
+		"csi \u009b2J, rlo \u202e": `csi \u009b2J, rlo \u202e`,
+	} {
+		if got := VisibleText(in); got != want {
+			t.Errorf("VisibleText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWriterShowsControlsSplitAcrossWrites(t *testing.T) {
+	var out strings.Builder
+	w := NewWriter(&out)
+	for _, piece := range []string{"a \x1b", "]52;c;aGk=\x07 b\n\x1b[", "2J\nlast"} {
+		if _, err := w.Write([]byte(piece)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "a \\x1b]52;c;aGk=\\x07 b\n\\x1b[2J\nlast"; out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}
