@@ -19,7 +19,7 @@ const (
 
 var readTool = &mcp.Tool{
 	Name: "read_session",
-	Description: `Read a Pi coding agent session as a transcript in plain text (Markdown): the user's messages, the assistant's answers and thinking, tool calls and their results, bash commands, summaries, one branch from the start to its leaf.
+	Description: `Read a Pi coding agent session as a transcript in plain text, as pitool show prints it: the user's messages, the assistant's answers and thinking, tool calls and their results, bash commands, summaries, one branch from the start to its leaf.
 Name the session by id, a unique prefix of one, its file path, or "latest" (with project: the latest session of that folder). By default the branch shown is the session's active one; leaf picks another branch by an entry id. With entry (a search match's entry_id) the page opens a little before that entry, on the active branch (or leaf's) when the entry is on it, else on the branch that ends at it.
 Pages of at most 16,000 bytes by default, 64,000 with max_bytes. When next_offset is set there is more: pass it as offset (with the same session, leaf and entry) to read on, to the end of even the largest session.`,
 }
@@ -67,7 +67,7 @@ func (s *server) read(ctx context.Context, in readIn) (readOut, error) {
 		}
 		start = max(0, start-size/4)
 	}
-	w, err := s.render(ctx, ix, leaf, start, size)
+	w, err := s.page(ctx, ix, path, leaf, start, size)
 	if err != nil {
 		return readOut{}, err
 	}
@@ -112,24 +112,50 @@ func (s *server) entryStart(ctx context.Context, ix *jsonl.Index, entry string) 
 	if parent < 0 || !ix.HasID(parent) {
 		return 0, nil
 	}
-	w, err := s.render(ctx, ix, ix.ID(parent), 0, 0)
+	w, err := s.render(ctx, ix, ix.ID(parent), &window{}, nil)
 	if err != nil {
 		return 0, err
 	}
 	return w.pos, nil
 }
 
-// render writes the branch's transcript through a window on [start,
-// start+size), stopping once the window is full (size 0: it counts the
-// whole transcript).
-func (s *server) render(ctx context.Context, ix *jsonl.Index, leaf string, start, size int64) (*window, error) {
+// page is the window on [start, start+size) of the branch's transcript:
+// cut from the cached transcript when there is one; else the first page
+// renders only as far as it needs, and a later one (start > 0) renders the
+// whole transcript, for the cache.
+func (s *server) page(ctx context.Context, ix *jsonl.Index, path, leaf string, start, size int64) (*window, error) {
+	w := &window{start: start, size: size}
+	key, ok := keyOf(path, leaf)
+	if text, hit := s.cache.get(key); ok && hit {
+		w.Write(text)
+		return w, nil
+	}
+	if start == 0 || !ok {
+		return s.render(ctx, ix, leaf, w, nil)
+	}
+	k := &keeper{}
+	if _, err := s.render(ctx, ix, leaf, w, k); err != nil {
+		return nil, err
+	}
+	if !k.over {
+		s.cache.put(key, k.buf)
+	}
+	return w, nil
+}
+
+// render writes the branch's transcript through w, and k when set. Without
+// k it stops once w has its page (a window of size 0 counts the whole
+// transcript).
+func (s *server) render(ctx context.Context, ix *jsonl.Index, leaf string, w *window, k *keeper) (*window, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	w := &window{start: start, size: size}
-	if size > 0 {
+	out := io.Writer(w)
+	if k != nil {
+		out = io.MultiWriter(w, k)
+	} else if w.size > 0 {
 		w.full = cancel
 	}
-	err := s.opts.Render(rctx, io.Writer(w), ix, leaf, s.redactLine())
+	err := s.opts.Render(rctx, out, ix, leaf, s.redactLine())
 	if err != nil && !(errors.Is(err, context.Canceled) && ctx.Err() == nil) {
 		return nil, fmt.Errorf("rendering the transcript: %w", err)
 	}

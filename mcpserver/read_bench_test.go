@@ -16,7 +16,7 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := &server{opts: Options{Render: RenderMarkdown}, redactr: r}
+	s := &server{opts: Options{Render: RenderPlain}, redactr: r}
 	ix, closeIx, err := jsonl.IndexFile(testref.Corpus("secrets/session.jsonl"), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -24,7 +24,7 @@ func BenchmarkRender(b *testing.B) {
 	defer closeIx()
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := s.render(context.Background(), ix, "", 0, 0)
+		w, err := s.render(context.Background(), ix, "", &window{}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

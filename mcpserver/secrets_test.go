@@ -24,7 +24,7 @@ func TestNoSecretReachesTheAgent(t *testing.T) {
 		"--home-dev-project--/2026-01-01T00-00-00-000Z_01a22eed-65d9-75ee-8217-1d219d6effff.jsonl": "secrets/session.jsonl",
 		"--other--/s.jsonl": "secrets/session.jsonl",
 	})
-	planted := plantedValues(t)
+	planted := leakWindows(plantedValues(t))
 	cs := connect(t, Options{Folders: []string{dir}})
 	var answers []string
 	record := func(res *mcp.CallToolResult) {
@@ -124,17 +124,25 @@ func plantedValues(t *testing.T) []string {
 
 // assertNoLeak fails when text holds leakWindow bytes of a planted value
 // (JSON escapes undone: / is written \/ in no answer, but \u0026 may be).
-func assertNoLeak(t *testing.T, text string, planted []string) {
+func assertNoLeak(t *testing.T, text string, windows map[string]string) {
 	t.Helper()
 	text = unescapeJSON(text)
-	for _, v := range planted {
-		for i := 0; i+leakWindow <= len(v); i++ {
-			if strings.Contains(text, v[i:i+leakWindow]) {
-				at := strings.Index(text, v[i:i+leakWindow])
-				t.Fatalf("an answer holds %q of the planted %q: …%s…", v[i:i+leakWindow], v, text[max(0, at-80):min(len(text), at+80)])
-			}
+	for i := 0; i+leakWindow <= len(text); i++ {
+		if v, ok := windows[text[i:i+leakWindow]]; ok {
+			t.Fatalf("an answer holds %q of the planted %q: …%s…", text[i:i+leakWindow], v, text[max(0, i-80):min(len(text), i+80)])
 		}
 	}
+}
+
+// leakWindows maps every leakWindow bytes of a planted value to the value.
+func leakWindows(planted []string) map[string]string {
+	windows := map[string]string{}
+	for _, v := range planted {
+		for i := 0; i+leakWindow <= len(v); i++ {
+			windows[v[i:i+leakWindow]] = v
+		}
+	}
+	return windows
 }
 
 // unescapeJSON undoes the escapes an answer's JSON may hold, twice nested.

@@ -24,7 +24,7 @@ type Options struct {
 	Version string
 	// Resolve names a session as every pitool command does; nil: ResolveRef.
 	Resolve Resolver
-	// Render writes a branch's transcript as plain text; nil: RenderMarkdown.
+	// Render writes a branch's transcript as plain text; nil: RenderPlain.
 	Render Renderer
 }
 
@@ -39,15 +39,22 @@ type Resolver func(ctx context.Context, folders []string, ref, project string) (
 // may stop early, returning ctx's error, once ctx is cancelled.
 type Renderer func(ctx context.Context, w io.Writer, ix *jsonl.Index, leaf string, redactLine func([]byte) ([]byte, error)) error
 
-// RenderMarkdown is the default Renderer: pitool export md's Markdown.
-func RenderMarkdown(ctx context.Context, w io.Writer, ix *jsonl.Index, leaf string, redactLine func([]byte) ([]byte, error)) error {
-	return exporter.ExportMarkdown(ctx, w, ix, exporter.HTMLOptions{Leaf: leaf, Redact: redactLine})
+// transcriptWidth is the width of a transcript's lines, in columns.
+const transcriptWidth = 100
+
+// RenderPlain is the default Renderer: pitool show's transcript as a pipe
+// gets it (no colour, no escape sequence), every tool output and thinking
+// unfolded, since the model cannot unfold them.
+func RenderPlain(ctx context.Context, w io.Writer, ix *jsonl.Index, leaf string, redactLine func([]byte) ([]byte, error)) error {
+	return exporter.ShowTerminal(ctx, w, ix, exporter.HTMLOptions{Leaf: leaf, Redact: redactLine},
+		exporter.TerminalOptions{Width: transcriptWidth, Full: true})
 }
 
 // server holds what every tool call needs.
 type server struct {
 	opts    Options
 	redactr *redact.Redactor // nil with NoRedact
+	cache   transcriptCache
 }
 
 // New builds the MCP server with its four tools.
@@ -59,7 +66,7 @@ func New(opts Options) (*mcp.Server, error) {
 		opts.Resolve = ResolveRef
 	}
 	if opts.Render == nil {
-		opts.Render = RenderMarkdown
+		opts.Render = RenderPlain
 	}
 	s := &server{opts: opts}
 	if !opts.NoRedact {

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/pitool/pitool/exporter"
 	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -220,7 +219,7 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // TestReadPagesToTheEndOfALargeSession reads a 2 MB session in pages and
-// finds the transcript export md writes, whole, every page within bounds.
+// finds the transcript pitool show prints, whole, every page within bounds.
 func TestReadPagesToTheEndOfALargeSession(t *testing.T) {
 	dir := sessionsFolder(t, map[string]string{"big.jsonl": "real/before-compaction.jsonl"})
 	cs := connect(t, Options{Folders: []string{dir}, NoRedact: true})
@@ -237,16 +236,17 @@ func TestReadPagesToTheEndOfALargeSession(t *testing.T) {
 		}
 		offset = *out.NextOffset
 	}
-	want := exportMarkdown(t, filepath.Join(dir, "big.jsonl"), "")
+	want := transcript(t, filepath.Join(dir, "big.jsonl"), "")
 	if got.String() != want {
-		t.Fatalf("the pages (%d bytes) differ from export md (%d bytes)", got.Len(), len(want))
+		t.Fatalf("the pages (%d bytes) differ from the transcript (%d bytes)", got.Len(), len(want))
 	}
 	if pages < 5 {
 		t.Fatalf("%d pages: the session is not large enough to test paging", pages)
 	}
 }
 
-func exportMarkdown(t *testing.T, path, leaf string) string {
+// transcript is the whole transcript of a branch, unredacted.
+func transcript(t *testing.T, path, leaf string) string {
 	t.Helper()
 	ix, closeIx, err := jsonl.IndexFile(path, nil)
 	if err != nil {
@@ -254,7 +254,7 @@ func exportMarkdown(t *testing.T, path, leaf string) string {
 	}
 	defer closeIx()
 	var b bytes.Buffer
-	if err := exporter.ExportMarkdown(context.Background(), &b, ix, exporter.HTMLOptions{Leaf: leaf}); err != nil {
+	if err := RenderPlain(context.Background(), &b, ix, leaf, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -283,10 +283,10 @@ func TestReadNamesAndBranches(t *testing.T) {
 	active, _ := ix.Path(ix.ActiveLeaf())
 	off := offBranchLeaf(ix, active)
 	around := call[readOut](t, cs, "read_session", map[string]any{"session": branched, "entry": off, "max_bytes": 4000})
-	if around.Leaf != off || around.Offset == 0 && len(exportMarkdown(t, branched, off)) > 4000 {
+	if around.Leaf != off || around.Offset == 0 && len(transcript(t, branched, off)) > 4000 {
 		t.Fatalf("entry %s: leaf %q at %d", off, around.Leaf, around.Offset)
 	}
-	whole := exportMarkdown(t, branched, off)
+	whole := transcript(t, branched, off)
 	if !strings.HasPrefix(whole[around.Offset:], around.Text) {
 		t.Fatalf("entry %s: the page is not the transcript of its branch at %d", off, around.Offset)
 	}
@@ -348,7 +348,7 @@ func TestErrors(t *testing.T) {
 		want string
 	}{
 		{"read_session", map[string]any{"session": "0ffff"}, `no session with id or id prefix "0ffff"`},
-		{"read_session", map[string]any{"session": "01a22eed"}, `"01a22eed" names 2 sessions`},
+		{"read_session", map[string]any{"session": "01a22eed"}, `"01a22eed" names 2 sessions; give more of the id`},
 		{"read_session", map[string]any{"session": "01a22eed"}, "_01a22eed-65d9-75ee-8217-1d219d6e0002.jsonl"},
 		{"read_session", map[string]any{"session": "/etc/passwd"}, "no session file /etc/passwd under the folders served"},
 		{"read_session", map[string]any{"session": ""}, "no session named"},

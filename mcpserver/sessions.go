@@ -13,9 +13,6 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// candidatesShown is how many sessions an ambiguous prefix's error names.
-const candidatesShown = 10
-
 // sessionFiles lists the session files under folders (plain, .gz and .zst),
 // leaving out what is not a regular file: it is never opened.
 func sessionFiles(folders []string) ([]string, error) {
@@ -72,10 +69,11 @@ func listFiles(ctx context.Context, files []string, keep func(cwd string) bool) 
 	return rows, nil
 }
 
-// ResolveRef is the default Resolver: a path of a session file under the
-// folders, "latest" (the session active last, in project when set), or a
-// session id or a unique prefix of one, read from Pi's file names
-// (<time>_<id>.jsonl) and from the header of a file named otherwise.
+// ResolveRef is the default Resolver: pitool's naming of a session
+// (sessionfiles.Resolve, Pi's --session: a path, "latest", an id or a
+// unique prefix of one) in each folder served, where a path must be one of
+// the session files under the folders: the agent reads nothing else.
+// project sets the project of "latest", and the one a prefix prefers.
 func ResolveRef(ctx context.Context, folders []string, ref, project string) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if ref == "" {
@@ -85,28 +83,51 @@ func ResolveRef(ctx context.Context, folders []string, ref, project string) (str
 	if err != nil {
 		return "", err
 	}
-	if ref == "latest" {
-		return latest(ctx, files, project)
-	}
 	if path, ok := byPath(files, ref); ok {
 		return path, nil
 	}
-	return byID(files, ref)
+	if !sessionfiles.IsRef(ref) {
+		return "", fmt.Errorf("no session file %s under the folders served: name a session by its id, or list_sessions to find it", ref)
+	}
+	var found []string
+	for _, dir := range folders {
+		path, err := sessionfiles.Resolve(ctx, ref, sessionfiles.RefOptions{Dir: dir, Cwd: project})
+		var notFound *sessionfiles.NotFoundError
+		switch {
+		case errors.As(err, &notFound):
+		case err != nil:
+			return "", refError(err)
+		default:
+			if path, ok := byPath(files, path); ok {
+				found = append(found, path)
+			}
+		}
+	}
+	return oneOf(ctx, ref, project, found)
 }
 
-// latest is the file of the session active last.
-func latest(ctx context.Context, files []string, project string) (string, error) {
-	rows, err := listFiles(ctx, files, underProject(project))
+// oneOf is the session of ref among what each folder gave: none is an
+// error that says what to call, several are the latest one for "latest",
+// else an ambiguous prefix.
+func oneOf(ctx context.Context, ref, project string, found []string) (string, error) {
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) == 0 && ref == sessionfiles.Latest && project != "":
+		return "", fmt.Errorf("no session of project %s: list_sessions without a project lists them all", project)
+	case len(found) == 0 && ref == sessionfiles.Latest:
+		return "", errors.New("there is no session yet")
+	case len(found) == 0:
+		return "", fmt.Errorf("no session with id or id prefix %q: list_sessions or search_sessions finds sessions and their ids", ref)
+	}
+	rows, err := listFiles(ctx, found, nil)
 	if err != nil {
 		return "", err
 	}
-	if len(rows) == 0 {
-		if project != "" {
-			return "", fmt.Errorf("no session of project %s: list_sessions without a project lists them all", project)
-		}
-		return "", errors.New("there is no session yet")
+	if ref == sessionfiles.Latest && len(rows) > 0 {
+		return rows[0].Path, nil
 	}
-	return rows[0].Path, nil
+	return "", refError(&sessionfiles.AmbiguousError{Ref: ref, Count: len(rows), Candidates: rows[:min(len(rows), sessionfiles.MaxCandidates)]})
 }
 
 // byPath finds ref among the files as a path.
@@ -126,49 +147,22 @@ func byPath(files []string, ref string) (string, bool) {
 	return "", false
 }
 
-// byID finds the one file whose session id is ref or starts with it.
-func byID(files []string, ref string) (string, error) {
-	if strings.ContainsRune(ref, filepath.Separator) {
-		return "", fmt.Errorf("no session file %s under the folders served: name a session by its id, or list_sessions to find it", ref)
+// refError says what a model can do about a resolver's error: an
+// ambiguous prefix names its candidates.
+func refError(err error) error {
+	var amb *sessionfiles.AmbiguousError
+	if !errors.As(err, &amb) {
+		return err
 	}
-	var exact, prefixed []string
-	var lister jsonl.Lister
-	for _, f := range files {
-		id, ok := sessionfiles.IDFromFileName(filepath.Base(f))
-		if !ok {
-			l, err := lister.ListFile(f, jsonl.ListOptions{Compressed: true})
-			if err != nil {
-				continue
-			}
-			id = l.ID
-		}
-		switch {
-		case id == ref:
-			exact = append(exact, f)
-		case strings.HasPrefix(id, ref):
-			prefixed = append(prefixed, f)
-		}
-	}
-	if len(exact) == 0 {
-		exact = prefixed
-	}
-	switch len(exact) {
-	case 0:
-		return "", fmt.Errorf("no session with id or id prefix %q: list_sessions or search_sessions finds sessions and their ids", ref)
-	case 1:
-		return exact[0], nil
-	}
-	return "", ambiguous(ref, exact)
-}
-
-// ambiguous is the error of a prefix that several sessions have, naming them.
-func ambiguous(ref string, files []string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q names %d sessions; give more of the id, or one of these paths:", ref, len(files))
-	for _, f := range files[:min(len(files), candidatesShown)] {
-		b.WriteString("\n  " + f)
+	fmt.Fprintf(&b, "%q names %d sessions; give more of the id, or one of these:", amb.Ref, amb.Count)
+	for _, c := range amb.Candidates {
+		fmt.Fprintf(&b, "\n  %s  %s  %s", c.ID, c.Modified, c.Path)
+		if c.Name != "" {
+			b.WriteString("  " + clip(c.Name, 80))
+		}
 	}
-	if n := len(files) - candidatesShown; n > 0 {
+	if n := amb.Count - len(amb.Candidates); n > 0 {
 		fmt.Fprintf(&b, "\n  and %d more", n)
 	}
 	return errors.New(b.String())
