@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -387,3 +388,45 @@ func TestNoRedactIsSaid(t *testing.T) {
 }
 
 var _ = io.Discard
+
+// TestReadSeesAnAppend: a page cut from a cached transcript is cut from
+// the file as it is now: after Pi appends a turn, the next page shows it.
+func TestReadSeesAnAppend(t *testing.T) {
+	dir := sessionsFolder(t, map[string]string{"s.jsonl": "v3/linear.jsonl"})
+	path := filepath.Join(dir, "s.jsonl")
+	cs := connect(t, Options{Folders: []string{dir}, NoRedact: true})
+	read := func(offset int64) readOut {
+		return call[readOut](t, cs, "read_session", map[string]any{"session": path, "offset": offset, "max_bytes": 4000})
+	}
+	first := read(0)
+	if first.NextOffset == nil {
+		t.Fatal("the session fits one page: no second page to cache")
+	}
+	before := read(*first.NextOffset) // rendered whole, and cached
+	ix, closeIx, err := jsonl.IndexFile(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := ix.ID(ix.ActiveLeaf())
+	closeIx()
+	line := `{"type":"message","id":"appended1","parentId":"` + last + `","timestamp":"2026-12-01T00:00:00.000Z","message":{"role":"user","content":"an appended question about zebras","timestamp":1}}` + "\n"
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString(line)
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text strings.Builder
+	for out := first; ; {
+		text.WriteString(out.Text)
+		if out.NextOffset == nil {
+			break
+		}
+		out = read(*out.NextOffset)
+	}
+	if strings.Contains(before.Text, "zebras") || !strings.Contains(text.String(), "an appended question about zebras") {
+		t.Fatal("the appended turn is not in the pages read after it")
+	}
+}
