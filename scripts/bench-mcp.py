@@ -4,9 +4,10 @@
 usage: scripts/bench-mcp.py PITOOL DIR PATTERN [ROUNDS]
 
 Starts `PITOOL mcp DIR` under GNU time, speaks MCP to it over stdio, and times ROUNDS
-(default 3) calls of list_sessions (the first page) and search_sessions PATTERN (the first
-page, and -c style: every match counted by paging is not what an agent does, so the first page
-is what is timed), then closes stdin and reads the server's peak RSS. Then times `PITOOL ls
+(default 3) calls of list_sessions and of search_sessions PATTERN (each the first page: what
+an agent asks first), then three pages of read_session latest (the first; the second, which
+renders the whole transcript for the cache; the third, cut from it), then closes stdin and
+reads the server's peak RSS. Then times `PITOOL ls
 DIR --json` and `PITOOL search -c PATTERN DIR` the same number of times, with their peak RSS.
 Prints median wall seconds and the largest RSS of each.
 """
@@ -59,6 +60,9 @@ def main():
         s = Server(pitool, folder, rss.name)
         lists = [s.tool("list_sessions", {}) for _ in range(rounds)]
         searches = [s.tool("search_sessions", {"pattern": pattern}) for _ in range(rounds)]
+        first = s.tool("read_session", {"session": "latest"})
+        second = s.tool("read_session", {"session": "latest", "offset": 16000})
+        third = s.tool("read_session", {"session": "latest", "offset": 32000})
         s.close()
         server_rss = int(rss.read().split()[-1])
     ls = [timed([pitool, "ls", folder, "--json"]) for _ in range(rounds)]
@@ -66,6 +70,9 @@ def main():
     print("%-38s %8s %10s" % ("", "median s", "peak RSS"))
     print("%-38s %8.2f %10s" % ("mcp list_sessions (first page)", statistics.median(lists), ""))
     print("%-38s %8.2f %10s" % ("mcp search_sessions (first page)", statistics.median(searches), ""))
+    print("%-38s %8.2f %10s" % ("mcp read_session latest, first page", first, ""))
+    print("%-38s %8.2f %10s" % ("  second page (renders it all, cached)", second, ""))
+    print("%-38s %8.2f %10s" % ("  third page (from the cache)", third, ""))
     print("%-38s %8s %7d KB" % ("mcp server, whole session of calls", "", server_rss))
     print("%-38s %8.2f %7d KB" % ("pitool ls --json", statistics.median(w for w, _ in ls), max(r for _, r in ls)))
     print("%-38s %8.2f %7d KB" % ("pitool search -c", statistics.median(w for w, _ in search), max(r for _, r in search)))
