@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -109,7 +110,7 @@ func searchOptions(in searchIn) (search.Options, error) {
 		return opts, err
 	}
 	for _, r := range in.Roles {
-		if !contains(searchRoles, r) {
+		if !slices.Contains(searchRoles, r) {
 			return opts, fmt.Errorf("roles: unknown role %q (want %s)", r, strings.Join(searchRoles, ", "))
 		}
 		if opts.Roles == nil {
@@ -126,15 +127,6 @@ func searchOptions(in searchIn) (search.Options, error) {
 		return opts, fmt.Errorf("branch: %q is neither all nor active", in.Branch)
 	}
 	return opts, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // errPageFull stops a search once a page and one match more are found.

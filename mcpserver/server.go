@@ -98,13 +98,21 @@ A session is named by its id, a unique prefix of it, its file path, or "latest".
 }
 
 // addTool registers a tool whose every answer, and every error message,
-// is redacted before it leaves the server.
+// is redacted before it leaves the server, and whose panic is an error of
+// the call, not the end of the server.
 func addTool[In, Out any](s *server, srv *mcp.Server, t *mcp.Tool, h func(context.Context, In) (Out, error)) {
-	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		out, err := h(ctx, in)
-		if err != nil {
-			var zero Out
-			return nil, zero, errors.New(s.redactText(err.Error()))
+	mcp.AddTool(srv, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("%s failed on an internal error (%v); the server goes on", t.Name, p)
+			}
+			if err != nil {
+				var zero Out
+				out, err = zero, errors.New(s.redactText(err.Error()))
+			}
+		}()
+		if out, err = h(ctx, in); err != nil {
+			return nil, out, err
 		}
 		out, err = redactValue(s.redactr, out)
 		return nil, out, err

@@ -387,8 +387,6 @@ func TestNoRedactIsSaid(t *testing.T) {
 	}
 }
 
-var _ = io.Discard
-
 // TestReadSeesAnAppend: a page cut from a cached transcript is cut from
 // the file as it is now: after Pi appends a turn, the next page shows it.
 func TestReadSeesAnAppend(t *testing.T) {
@@ -428,5 +426,21 @@ func TestReadSeesAnAppend(t *testing.T) {
 	}
 	if strings.Contains(before.Text, "zebras") || !strings.Contains(text.String(), "an appended question about zebras") {
 		t.Fatal("the appended turn is not in the pages read after it")
+	}
+}
+
+// TestPanicIsAnError: a tool that panics (here a renderer) answers with an
+// error, and the server answers the next call.
+func TestPanicIsAnError(t *testing.T) {
+	dir := v3Folder(t)
+	panicky := func(context.Context, io.Writer, *jsonl.Index, string, func([]byte) ([]byte, error)) error {
+		panic("renderer bug")
+	}
+	cs := connect(t, Options{Folders: []string{dir}, Render: panicky})
+	if msg := callError(t, cs, "read_session", map[string]any{"session": "latest"}); !strings.Contains(msg, "read_session failed on an internal error (renderer bug)") {
+		t.Fatalf("panic: %q", msg)
+	}
+	if out := call[listOut](t, cs, "list_sessions", nil); out.Total != 4 {
+		t.Fatalf("after the panic: %d sessions", out.Total)
 	}
 }
