@@ -92,7 +92,7 @@ Use it to answer "how did we fix this last week?", "what did we decide about X?"
 Start with search_sessions (a word, an error message, a file name) or list_sessions (recent sessions, by project); then read_session with a session id and a match's entry_id to read the conversation around it; session_usage totals tokens and cost.
 A session is named by its id, a unique prefix of it, its file path, or "latest". Every answer is bounded: follow next_cursor or next_offset for more.`
 	if redacted {
-		return text + "\nSecrets (API keys, tokens, passwords, private keys) in the sessions are replaced by placeholders such as [REDACTED:<rule>:<hash>] before any text reaches you."
+		return text + "\nSecrets (API keys, tokens, passwords, private keys) in the sessions are replaced by placeholders such as [REDACTED:<rule>:<hash>] (in a search snippet also [REDACTED], for a piece of one) before any text reaches you."
 	}
 	return text + "\nRedaction is OFF (the server runs with --no-redact): texts are served as they are in the files, secrets included. Do not repeat credentials you see."
 }
