@@ -11,8 +11,10 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// The bounds of read_session, in bytes of text.
+// The bounds of read_session, in bytes of text: readMin keeps a page from
+// being too small for one character, which would never move on.
 const (
+	readMin     = 1_000
 	readDefault = 16_000
 	readMax     = 64_000
 )
@@ -21,7 +23,7 @@ var readTool = &mcp.Tool{
 	Name: "read_session",
 	Description: `Read a Pi coding agent session as a transcript in plain text, as pitool show prints it: the user's messages, the assistant's answers and thinking, tool calls and their results, bash commands, summaries, one branch from the start to its leaf.
 Name the session by id, a unique prefix of one, its file path, or "latest" (with project: the latest session of that folder). By default the branch shown is the session's active one; leaf picks another branch by an entry id. With entry (a search match's entry_id) the page opens a little before that entry, on the active branch (or leaf's) when the entry is on it, else on the branch that ends at it.
-Pages of at most 16,000 bytes by default, 64,000 with max_bytes. When next_offset is set there is more: pass it as offset (with the same session, leaf and entry) to read on, to the end of even the largest session.`,
+Pages of at most 16,000 bytes by default, from 1,000 to 64,000 with max_bytes. When next_offset is set there is more: pass it as offset (with the same session, leaf and entry) to read on, to the end of even the largest session.`,
 }
 
 type readIn struct {
@@ -30,7 +32,7 @@ type readIn struct {
 	Leaf     string `json:"leaf,omitempty" jsonschema:"the entry id of the branch's last entry (default: the active leaf)"`
 	Entry    string `json:"entry,omitempty" jsonschema:"an entry id to read around (a search match's entry_id)"`
 	Offset   *int64 `json:"offset,omitempty" jsonschema:"where the page starts, in bytes of the transcript: next_offset of the previous page"`
-	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"page size in bytes (default 16000, at most 64000)"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"page size in bytes (default 16000, from 1000 to 64000)"`
 }
 
 type readOut struct {
@@ -56,7 +58,7 @@ func (s *server) read(ctx context.Context, in readIn) (readOut, error) {
 	if err != nil {
 		return readOut{}, err
 	}
-	size := int64(pageSize(in.MaxBytes, readDefault, readMax))
+	size := int64(max(readMin, pageSize(in.MaxBytes, readDefault, readMax)))
 	var start int64
 	switch {
 	case in.Offset != nil:

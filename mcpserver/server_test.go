@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pitool/pitool/internal/testref"
@@ -286,6 +287,10 @@ func TestReadNamesAndBranches(t *testing.T) {
 	around := call[readOut](t, cs, "read_session", map[string]any{"session": branched, "entry": off, "max_bytes": 4000})
 	if around.Leaf != off || around.Offset == 0 && len(transcript(t, branched, off)) > 4000 {
 		t.Fatalf("entry %s: leaf %q at %d", off, around.Leaf, around.Offset)
+	}
+	tiny := call[readOut](t, cs, "read_session", map[string]any{"session": branched, "max_bytes": 1})
+	if len(tiny.Text) < readMin-utf8.UTFMax || len(tiny.Text) > readMin || tiny.NextOffset == nil {
+		t.Fatalf("max_bytes 1: a page of %d bytes", len(tiny.Text))
 	}
 	whole := transcript(t, branched, off)
 	if !strings.HasPrefix(whole[around.Offset:], around.Text) {
