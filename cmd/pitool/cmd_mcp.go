@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pitool/pitool/mcpserver"
 	"github.com/urfave/cli/v2"
 )
@@ -43,16 +42,16 @@ session file is ever opened for writing.`,
 func runMCP(c *cli.Context, e *env, opts mcpserver.Options) error {
 	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
-		dir, err := sessionsFolder("")
+		dirs = []string{""} // Pi's sessions folder
+	}
+	for _, d := range dirs {
+		dir, err := sessionsFolder(d)
 		if err != nil {
 			return err
 		}
-		dirs = []string{dir}
-	}
-	for _, d := range dirs {
-		abs, err := filepath.Abs(d)
+		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return fmt.Errorf("%s: %w", d, err)
+			return fmt.Errorf("%s: %w", dir, err)
 		}
 		opts.Folders = append(opts.Folders, abs)
 	}
@@ -61,15 +60,8 @@ func runMCP(c *cli.Context, e *env, opts mcpserver.Options) error {
 	if err != nil {
 		return err
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	if err := srv.Run(c.Context, t); err != nil && !errors.Is(err, io.EOF) && c.Context.Err() == nil {
+	if err := srv.Run(c.Context, mcpserver.Stdio(e.stdin, e.stdout)); err != nil && !errors.Is(err, io.EOF) && c.Context.Err() == nil {
 		return fmt.Errorf("mcp server: %w", err)
 	}
 	return nil
 }
-
-// nopWriteCloser is stdout for the transport, which closes its writer at
-// the end: pitool's stdout stays open.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
