@@ -90,6 +90,7 @@ func commands(e *env) []*cli.Command {
 		forkCommand(e),
 		completionCommand(e),
 		manCommand(e),
+		mcpCommand(e),
 	}
 }
 
