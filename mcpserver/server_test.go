@@ -364,10 +364,10 @@ func TestErrors(t *testing.T) {
 		{"search_sessions", map[string]any{"pattern": "a(", "regexp": true}, "pattern invalid"},
 		{"search_sessions", map[string]any{"pattern": ""}, "pattern invalid: the pattern is empty"},
 		{"search_sessions", map[string]any{"pattern": "x", "roles": []string{"robot"}}, `unknown role "robot" (want user, assistant`},
-		{"search_sessions", map[string]any{"pattern": "x", "since": "last tuesday"}, `since: "last tuesday" is not a date`},
+		{"search_sessions", map[string]any{"pattern": "x", "since": "last tuesday"}, `since: "last tuesday" is not a time: an age`},
 		{"search_sessions", map[string]any{"pattern": "x", "branch": "main"}, "neither all nor active"},
 		{"search_sessions", map[string]any{"pattern": "x", "cursor": "abc"}, "is not one this server returned"},
-		{"list_sessions", map[string]any{"until": "soon"}, `until: "soon" is not a date`},
+		{"list_sessions", map[string]any{"until": "soon"}, `until: "soon" is not a time: an age`},
 		{"session_usage", map[string]any{"by": "color"}, "want day, week, month, model, provider, project, session"},
 		{"session_usage", map[string]any{"session": "0ffff"}, "no session with id"},
 	}
