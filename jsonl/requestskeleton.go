@@ -58,15 +58,15 @@ func (ix *Index) skeletonOf(i int) ([]skeleton, error) {
 	case SystemRole, UserRole:
 		return []skeleton{{role: n.role}}, nil
 	case AssistantRole, ToolResultRole:
-		raw, err := ix.rawMessage(i)
-		if err != nil {
-			return nil, err
-		}
-		m, err := ParseObject(raw)
+		var sk skeleton
+		err := ix.withMessage(i, func(msg []byte) (err error) {
+			sk, err = readSkeleton(msg, n.role)
+			return err
+		})
 		if err != nil {
 			return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
 		}
-		return []skeleton{skeletonOfMessage(m, n.role)}, nil
+		return []skeleton{sk}, nil
 	}
 	return ix.projectedSkeletons(i)
 }
@@ -83,4 +83,70 @@ func (ix *Index) projectedSkeletons(i int) ([]skeleton, error) {
 		return nil, err
 	}
 	return skeletonsOf(msgs), nil
+}
+
+// readSkeleton is the skeleton of the message object msg of an assistant or
+// a tool result, read in one walk that keeps nothing of msg: where a key is
+// repeated the last one counts, as in JSON.parse.
+func readSkeleton(msg []byte, role Role) (skeleton, error) {
+	s := skeleton{role: role}
+	var stopReason, callID []byte
+	_, err := eachMember(msg, skipSpace(msg, 0), func(key string, v int) (int, error) {
+		switch {
+		case key == "content" && role == AssistantRole:
+			calls, end, err := readCallIDs(msg, v)
+			s.calls = calls
+			return end, err
+		case key == "stopReason":
+			end, err := SkipValue(msg, v)
+			stopReason = msg[v:end]
+			return end, err
+		case key == "toolCallId":
+			end, err := SkipValue(msg, v)
+			callID = msg[v:end]
+			return end, err
+		}
+		return SkipValue(msg, v)
+	})
+	switch role {
+	case AssistantRole:
+		r, _ := DecodeString(stopReason)
+		s.failed = r == "error" || r == "aborted"
+	case ToolResultRole:
+		s.callID, _ = DecodeString(callID)
+	}
+	return s, err
+}
+
+// readCallIDs reads the content value at raw[i] and returns the ids of its
+// tool call blocks (see ToolCalls) and the index just past it. Content that
+// is not an array holds none.
+func readCallIDs(raw []byte, i int) ([]string, int, error) {
+	if i >= len(raw) || raw[i] != '[' {
+		end, err := SkipValue(raw, i)
+		return nil, end, err
+	}
+	var ids []string
+	end, err := eachElement(raw, i, func(v int) (int, error) {
+		if raw[v] != '{' {
+			return SkipValue(raw, v)
+		}
+		var typ, id []byte
+		end, err := eachMember(raw, v, func(key string, v int) (int, error) {
+			end, err := SkipValue(raw, v)
+			switch key {
+			case "type":
+				typ = raw[v:end]
+			case "id":
+				id = raw[v:end]
+			}
+			return end, err
+		})
+		if err == nil && BlockType(typ) == BlockToolCall {
+			s, _ := DecodeString(id)
+			ids = append(ids, s)
+		}
+		return end, err
+	})
+	return ids, end, err
 }

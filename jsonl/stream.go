@@ -213,6 +213,14 @@ func (ix *Index) rawMessage(i int) ([]byte, error) {
 	return line[ix.nodes[i].msgOff : len(line)-1], nil
 }
 
+// withMessage is rawMessage without a copy: fn gets the message object's
+// bytes, valid only until it returns, and must not use ix.
+func (ix *Index) withMessage(i int, fn func(msg []byte) error) error {
+	return ix.withLine(i, func(line []byte, _ bool) error {
+		return fn(line[ix.nodes[i].msgOff : len(line)-1])
+	})
+}
+
 func (s *Selection) hasEdit(id string) bool {
 	_, ok := s.edits[id]
 	return ok
