@@ -109,6 +109,44 @@ func readKey(raw []byte, i int) (string, int, error) {
 	return key, j + 1, nil
 }
 
+// EachElement calls fn with each element of the JSON array raw, in order,
+// until fn returns false, in one walk that keeps nothing (ParseArray makes
+// a slice of them). The error says raw is not an array or is cut short;
+// fn may have seen the elements before the fault.
+func EachElement(raw []byte, fn func(elem []byte) bool) error {
+	_, err := eachElement(raw, skipSpace(raw, 0), func(v int) (int, error) {
+		end, err := SkipValue(raw, v)
+		if err == nil && !fn(raw[v:end]) {
+			err = errStopWalk
+		}
+		return end, err
+	})
+	if err == errStopWalk {
+		return nil
+	}
+	return err
+}
+
+// EachMember is EachElement for the members of the JSON object raw: fn
+// gets each key, decoded, and its raw value. A key that repeats is passed
+// each time; the last value is the one JSON.parse keeps.
+func EachMember(raw []byte, fn func(key string, val []byte) bool) error {
+	_, err := eachMember(raw, skipSpace(raw, 0), func(key string, v int) (int, error) {
+		end, err := SkipValue(raw, v)
+		if err == nil && !fn(key, raw[v:end]) {
+			err = errStopWalk
+		}
+		return end, err
+	})
+	if err == errStopWalk {
+		return nil
+	}
+	return err
+}
+
+// errStopWalk ends EachElement's and EachMember's walk when fn asks.
+var errStopWalk = errors.New("walk stopped")
+
 // eachMember walks the object at raw[i] without keeping it: for each member
 // in order it calls fn with the key and where the value starts, and fn
 // returns the index just past the value. It returns the index just past the

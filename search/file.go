@@ -220,6 +220,9 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
 		return nil
 	}
+	if !s.m.Candidate(t.raw) {
+		return nil // the text as written holds no match: the prefilter's fact, for one string
+	}
 	var ok bool
 	if s.buf, ok = jsonl.AppendDecodedString(s.buf[:0], t.raw); !ok && len(s.buf) == 0 {
 		return nil

@@ -28,10 +28,11 @@ import (
 // compared with ASCII case folded. When no needle can be built (a pattern of
 // quotes, a regexp with no required literal), every line is a candidate.
 type Matcher struct {
-	literal []byte         // the case-sensitive literal, when re and folded are nil
+	literal finder         // the case-sensitive literal, when re and folded are nil
 	folded  *foldLiteral   // the literal of -i, when it has a needle
 	re      *regexp.Regexp // the regexp, for -e and for -i without a needle
 	needle  []byte         // the prefilter; nil: every line is a candidate
+	find    finder         // finds needle, case-sensitive
 	others  [][]byte       // the pattern's other runs, which a line must hold too
 	fold    bool           // needle is lower case, compared with ASCII case folded
 	runes   []rune         // the characters of the runs (lower case when fold), for \u escapes
@@ -56,7 +57,7 @@ func Compile(pattern string, regex, ignoreCase bool) (*Matcher, error) {
 		expr = "(?i)" + expr
 	}
 	if !regex && !ignoreCase {
-		m.literal = []byte(pattern)
+		m.literal = newFinder([]byte(pattern))
 		m.setNeedle([]rune(pattern), false)
 		return m, nil
 	}
@@ -127,6 +128,7 @@ func (m *Matcher) setNeedle(text []rune, fold bool) {
 		m.runes = append(m.runes, run...)
 		if k == 0 {
 			m.needle = []byte(string(run))
+			m.find = newFinder(m.needle)
 		} else {
 			m.others = append(m.others, []byte(string(run)))
 		}
@@ -203,7 +205,7 @@ func (m *Matcher) holdsNeedle(text []byte) bool {
 	if m.fold {
 		return containsFold(text, m.needle)
 	}
-	return bytes.Contains(text, m.needle)
+	return m.find.index(text) >= 0
 }
 
 // escapesNeedleRune reports whether line holds a \u escape of a character
@@ -317,12 +319,13 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 		return
 	}
 	if m.re == nil {
+		n := len(m.literal.needle)
 		for i := 0; ; {
-			j := bytes.Index(text[i:], m.literal)
-			if j < 0 || !fn(i+j, i+j+len(m.literal)) {
+			j := m.literal.index(text[i:])
+			if j < 0 || !fn(i+j, i+j+n) {
 				return
 			}
-			i += j + len(m.literal)
+			i += j + n
 		}
 	}
 	for _, loc := range m.re.FindAllIndex(text, -1) {
