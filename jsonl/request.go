@@ -157,11 +157,12 @@ type RequestChecker struct {
 	// kept, so a linear session of millions of entries keeps nothing.
 	// nil: no check reads an entry twice, keep nothing.
 	visits []int32
+	memo   *selectMemo // the compactions and context edits the selections read
 }
 
 // NewRequestChecker returns a checker of ix's requests.
 func NewRequestChecker(ix *Index) *RequestChecker {
-	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}}
+	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, memo: newSelectMemo()}
 }
 
 // CheckRequest is the request check at one leaf.
@@ -176,7 +177,7 @@ func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
 	if leaf == None {
 		return nil, nil
 	}
-	sel, err := c.ix.Select(leaf)
+	sel, err := c.ix.selectWith(leaf, c.memo)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +311,7 @@ func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
 	}
 	c.visits = make([]int32, c.ix.Len())
 	for leaf := range leaves {
-		sel, err := c.ix.Select(leaf)
+		sel, err := c.ix.selectWith(leaf, c.memo)
 		if err != nil {
 			continue // the check meets the same error
 		}
