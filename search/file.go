@@ -230,6 +230,9 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	if !s.m.Candidate(t.raw) {
 		return nil // the text as written holds no match: the prefilter's fact, for one string
 	}
+	if s.countsRaw(t.raw) {
+		return nil
+	}
 	if !s.decode(t.raw) {
 		return nil
 	}
@@ -259,6 +262,18 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 		return err == nil
 	})
 	return err
+}
+
+// countsRaw counts the matches of the JSON string literal raw without
+// decoding it, when only a count is asked for (no copies to tell apart, no
+// limit) and the matcher can (Matcher.countRaw, on a line of valid UTF-8).
+func (s *fileSearch) countsRaw(raw []byte) bool {
+	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || !s.validUTF8 || len(raw) < 2 || raw[0] != '"' {
+		return false
+	}
+	n, ok := s.m.countRaw(raw[1 : len(raw)-1])
+	s.count += n
+	return ok
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as

@@ -37,6 +37,11 @@ type Matcher struct {
 	fold    bool           // needle is lower case, compared with ASCII case folded
 	runes   []rune         // the characters of the runs (lower case when fold), for \u escapes
 	ascii   bool           // the runs are ASCII
+	// plain says the pattern is a case-sensitive literal made only of
+	// characters a JSON string holds as themselves or as \u escapes: in a
+	// string without \u escapes its matches can be counted in the raw bytes
+	// (CountRaw).
+	plain bool
 }
 
 // ErrEmptyPattern is the error for a pattern that is empty.
@@ -59,6 +64,7 @@ func Compile(pattern string, regex, ignoreCase bool) (*Matcher, error) {
 	if !regex && !ignoreCase {
 		m.literal = newFinder([]byte(pattern))
 		m.setNeedle([]rune(pattern), false)
+		m.plain = string(m.needle) == pattern
 		return m, nil
 	}
 	re, err := regexp.Compile(expr)
@@ -333,4 +339,41 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 			return
 		}
 	}
+}
+
+// countRaw counts the matches in the decoded text of a JSON string whose
+// bytes between the quotes are raw, when it can without decoding: ok is
+// false unless the pattern is plain (see Matcher.plain) and raw holds no \u
+// escape and is valid UTF-8 (the caller knows). Such a pattern holds no
+// backslash, so an escape's two bytes can meet a match only where the
+// escaped character would be its first: an occurrence after an odd run of
+// backslashes is no match, and every other one is a match of the decoded
+// text, in the same order and never overlapping another.
+func (m *Matcher) countRaw(raw []byte) (n int, ok bool) {
+	if !m.plain || bytes.Contains(raw, []byte(`\u`)) {
+		return 0, false
+	}
+	size := len(m.literal.needle)
+	for i := 0; ; {
+		j := m.literal.index(raw[i:])
+		if j < 0 {
+			return n, true
+		}
+		if i += j; escaped(raw, i) {
+			i++
+			continue
+		}
+		n++
+		i += size
+	}
+}
+
+// escaped reports whether raw[i] follows an odd run of backslashes: it is
+// the character of an escape.
+func escaped(raw []byte, i int) bool {
+	k := i
+	for k > 0 && raw[k-1] == '\\' {
+		k--
+	}
+	return (i-k)%2 == 1
 }
