@@ -66,30 +66,44 @@ type window struct {
 }
 
 // rawLine reads entry i's exact bytes by offset, into a slice of its own.
-// Reads in file order go through a read-ahead window, so a path is decoded
-// with a few large reads rather than one system call per entry; other reads
-// fetch just the entry. An entry a little behind the window (decoders working
-// ahead in parallel finish out of order) is read alone and leaves the window
-// where it is.
 func (ix *Index) rawLine(i int) ([]byte, error) {
+	var line []byte
+	err := ix.withLine(i, func(b []byte, owned bool) error {
+		if line = b; !owned {
+			line = bytes.Clone(b)
+		}
+		return nil
+	})
+	return line, err
+}
+
+// withLine calls fn with entry i's exact bytes, read by offset. Reads in
+// file order go through a read-ahead window, so a path is decoded with a few
+// large reads rather than one system call per entry; other reads fetch just
+// the entry. An entry a little behind the window (decoders working ahead in
+// parallel finish out of order) is read alone and leaves the window where it
+// is. owned says whether the bytes are fn's to keep; when not, they are the
+// window's, valid only until fn returns, and fn must not use ix.
+func (ix *Index) withLine(i int, fn func(line []byte, owned bool) error) error {
 	n := ix.nodes[i]
 	start, end := n.offset, n.offset+int64(n.length)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	w := &ix.win
 	if start >= w.off && end <= w.off+int64(len(w.buf)) {
-		return bytes.Clone(w.buf[start-w.off : end-w.off]), nil
+		return fn(w.buf[start-w.off:end-w.off], false)
 	}
 	sequential := start >= w.off && start <= w.off+int64(len(w.buf))+readGap
 	if !sequential || n.length >= readWindow {
 		buf := make([]byte, n.length)
 		if k, err := ix.ra.ReadAt(buf, start); k < len(buf) {
-			return nil, ix.readError(n, err)
+			return ix.readError(n, err)
 		}
 		if justBehind := start < w.off && w.off-end <= readGap; !justBehind {
 			w.off, w.buf = start, buf // reading on from here is reading in file order
+			return fn(buf, false)     // the window holds it now
 		}
-		return buf, nil
+		return fn(buf, true)
 	}
 	size := int(max(min(readWindow, ix.Bytes-start), int64(n.length))) // no window past the end of a small file
 	if cap(w.mem) < size {
@@ -98,10 +112,10 @@ func (ix *Index) rawLine(i int) ([]byte, error) {
 	k, err := ix.ra.ReadAt(w.mem[:size], start)
 	if k < int(n.length) {
 		w.off, w.buf = 0, nil
-		return nil, ix.readError(n, err)
+		return ix.readError(n, err)
 	}
 	w.off, w.buf = start, w.mem[:k]
-	return bytes.Clone(w.buf[:n.length]), nil
+	return fn(w.buf[:n.length], false)
 }
 
 func (ix *Index) readError(n node, err error) error {

@@ -109,6 +109,104 @@ func readKey(raw []byte, i int) (string, int, error) {
 	return key, j + 1, nil
 }
 
+// EachElement calls fn with each element of the JSON array raw, in order,
+// until fn returns false, in one walk that keeps nothing (ParseArray makes
+// a slice of them). The error says raw is not an array or is cut short;
+// fn may have seen the elements before the fault.
+func EachElement(raw []byte, fn func(elem []byte) bool) error {
+	_, err := eachElement(raw, skipSpace(raw, 0), func(v int) (int, error) {
+		end, err := SkipValue(raw, v)
+		if err == nil && !fn(raw[v:end]) {
+			err = errStopWalk
+		}
+		return end, err
+	})
+	if err == errStopWalk {
+		return nil
+	}
+	return err
+}
+
+// EachMember is EachElement for the members of the JSON object raw: fn
+// gets each key, decoded, and its raw value. A key that repeats is passed
+// each time; the last value is the one JSON.parse keeps.
+func EachMember(raw []byte, fn func(key string, val []byte) bool) error {
+	_, err := eachMember(raw, skipSpace(raw, 0), func(key string, v int) (int, error) {
+		end, err := SkipValue(raw, v)
+		if err == nil && !fn(key, raw[v:end]) {
+			err = errStopWalk
+		}
+		return end, err
+	})
+	if err == errStopWalk {
+		return nil
+	}
+	return err
+}
+
+// errStopWalk ends EachElement's and EachMember's walk when fn asks.
+var errStopWalk = errors.New("walk stopped")
+
+// eachMember walks the object at raw[i] without keeping it: for each member
+// in order it calls fn with the key and where the value starts, and fn
+// returns the index just past the value. It returns the index just past the
+// object.
+func eachMember(raw []byte, i int, fn func(key string, v int) (int, error)) (int, error) {
+	if i >= len(raw) || raw[i] != '{' {
+		return i, fmt.Errorf("%w: not an object", errSyntax)
+	}
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != '}'; {
+		key, next, err := readKey(raw, i)
+		if err != nil {
+			return i, err
+		}
+		end, err := fn(key, skipSpace(raw, next))
+		if err != nil {
+			return i, err
+		}
+		if i, err = afterElement(raw, end, '}'); err != nil {
+			return i, err
+		}
+	}
+	if i >= len(raw) {
+		return i, fmt.Errorf("%w: unterminated object", errSyntax)
+	}
+	return i + 1, nil
+}
+
+// eachElement is eachMember for the array at raw[i]: fn gets where each
+// element starts and returns the index just past it.
+func eachElement(raw []byte, i int, fn func(v int) (int, error)) (int, error) {
+	if i >= len(raw) || raw[i] != '[' {
+		return i, fmt.Errorf("%w: not an array", errSyntax)
+	}
+	for i = skipSpace(raw, i+1); i < len(raw) && raw[i] != ']'; {
+		end, err := fn(i)
+		if err != nil {
+			return i, err
+		}
+		if i, err = afterElement(raw, end, ']'); err != nil {
+			return i, err
+		}
+	}
+	if i >= len(raw) {
+		return i, fmt.Errorf("%w: unterminated array", errSyntax)
+	}
+	return i + 1, nil
+}
+
+// afterElement steps over the comma after a member or element that ends at
+// raw[i], or stops at the closing bracket.
+func afterElement(raw []byte, i int, closing byte) (int, error) {
+	if i = skipSpace(raw, i); i < len(raw) && raw[i] == ',' {
+		return skipSpace(raw, i+1), nil
+	}
+	if i >= len(raw) || raw[i] != closing {
+		return i, fmt.Errorf("%w: expected ',' or '%c' at byte %d", errSyntax, closing, i)
+	}
+	return i, nil
+}
+
 func expectEnd(raw []byte, i int) error {
 	if skipSpace(raw, i) != len(raw) {
 		return fmt.Errorf("%w: data after the object at byte %d", errSyntax, i)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 )
 
 // The request check: the provider view at a leaf (what Pi sends, see
@@ -150,17 +151,18 @@ func (p RequestProblem) String() string {
 // messages that the check reads (roles, stop reasons, tool call ids).
 type RequestChecker struct {
 	ix        *Index
-	skeletons map[int][]Object // entry → its unedited llm messages, reduced, while a later check reads them
+	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, while a later check reads them
 	// visits counts, per entry, the checks still to come that read its
 	// skeleton (CheckEveryLeaf); an entry read by one check only is never
 	// kept, so a linear session of millions of entries keeps nothing.
 	// nil: no check reads an entry twice, keep nothing.
 	visits []int32
+	memo   *selectMemo // the compactions and context edits the selections read
 }
 
 // NewRequestChecker returns a checker of ix's requests.
 func NewRequestChecker(ix *Index) *RequestChecker {
-	return &RequestChecker{ix: ix, skeletons: map[int][]Object{}}
+	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, memo: newSelectMemo()}
 }
 
 // CheckRequest is the request check at one leaf.
@@ -175,7 +177,7 @@ func (c *RequestChecker) Check(leaf int) ([]RequestProblem, error) {
 	if leaf == None {
 		return nil, nil
 	}
-	sel, err := c.ix.Select(leaf)
+	sel, err := c.ix.selectWith(leaf, c.memo)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +203,7 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	active := c.ix.ActiveLeaf()
 	leaves := c.activeFirst(active)
 	c.countVisits(leaves, active)
-	defer func() { c.visits, c.skeletons = nil, map[int][]Object{} }()
+	defer func() { c.visits, c.skeletons = nil, map[int][]skeleton{} }()
 	var out []LeafRequest
 	for leaf := range leaves {
 		problems, err := c.Check(leaf)
@@ -252,18 +254,17 @@ func (c *RequestChecker) CheckAfterCompaction(leaf int, firstKept string) ([]Req
 
 // summarySkeleton is a compaction's summary as the check sees it: a user
 // message (ConvertToLlm wraps the summary in user text).
-var summarySkeleton = ObjectOf("role", QuoteString(RoleUser))
+var summarySkeleton = skeleton{role: UserRole}
 
-// check replays the request of a selection through the provider transform
-// and explains what the walk found.
+// check replays the request of a selection, message by message, and
+// explains what the walk found.
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
-	w := &requestWalk{called: map[string]*sentCall{}}
-	t := NewProviderTransform(ProviderModel{}, w.see)
+	w := &requestWalk{called: map[string]sentCall{}, answered: map[string]int{}}
 	for k := range sel.count() {
 		i := sel.at(k)
 		w.cur = i
 		if i == None {
-			w.add(t, summarySkeleton)
+			w.add(summarySkeleton)
 			continue
 		}
 		if c.addsNothing(sel, k, i) {
@@ -274,11 +275,9 @@ func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 			return nil, err
 		}
 		for _, m := range msgs {
-			w.add(t, m)
+			w.add(m)
 		}
 	}
-	w.addingResult = false
-	t.Close()
 	return c.explain(sel, w.problems)
 }
 
@@ -291,7 +290,7 @@ func (c *RequestChecker) addsNothing(sel *Selection, k, i int) bool {
 
 // selectedSkeletons is the skeleton of the k-th selected entry's messages, as
 // the selection projects them.
-func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]Object, error) {
+func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]skeleton, error) {
 	if c.ix.edited(sel, i) {
 		pe, err := c.ix.projectSelected(sel, k, i)
 		return skeletonsOf(pe.Messages), err
@@ -312,7 +311,7 @@ func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
 	}
 	c.visits = make([]int32, c.ix.Len())
 	for leaf := range leaves {
-		sel, err := c.ix.Select(leaf)
+		sel, err := c.ix.selectWith(leaf, c.memo)
 		if err != nil {
 			continue // the check meets the same error
 		}
@@ -326,18 +325,13 @@ func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
 
 // unedited is the skeleton of entry i's own messages, no edit applied. It is
 // kept while a later check will read it again.
-func (c *RequestChecker) unedited(i int) ([]Object, error) {
+func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
 	s, ok := c.skeletons[i]
 	if !ok {
-		e, err := c.ix.Decode(i)
-		if err != nil {
+		var err error
+		if s, err = c.ix.skeletonOf(i); err != nil {
 			return nil, err
 		}
-		msgs, err := projectWithReplacement(e, nil, false)
-		if err != nil {
-			return nil, err
-		}
-		s = skeletonsOf(msgs)
 	}
 	if c.visits == nil || c.visits[i] <= 1 {
 		delete(c.skeletons, i)
@@ -350,36 +344,6 @@ func (c *RequestChecker) unedited(i int) ([]Object, error) {
 	return s, nil
 }
 
-// skeletonsOf converts projected messages for the model and keeps of each
-// what the tool accounting of TransformMessages reads.
-func skeletonsOf(msgs []Object) []Object {
-	llm := ConvertToLlm(msgs)
-	out := make([]Object, len(llm))
-	for k, m := range llm {
-		role := detach(m.Get("role")) // copies: a kept skeleton must not hold its entry's line
-		switch m.String("role") {
-		case RoleAssistant:
-			out[k] = ObjectOf("role", role, "stopReason", detach(m.Get("stopReason")), "content", callBlocks(m.Get("content")))
-		case RoleToolResult:
-			out[k] = ObjectOf("role", role, "toolCallId", detach(m.Get("toolCallId")))
-		default:
-			out[k] = ObjectOf("role", role)
-		}
-	}
-	return out
-}
-
-// callBlocks is a content array of the tool call blocks of content, each
-// reduced to its type, id and name.
-func callBlocks(content RawMessage) RawMessage {
-	calls, _ := ToolCalls(content)
-	blocks := make([]RawMessage, len(calls))
-	for k, call := range calls {
-		blocks[k] = ObjectOf("type", QuoteString(BlockToolCall), "id", call.Block.Get("id"), "name", call.Block.Get("name")).AppendJSON(nil)
-	}
-	return AppendArray(nil, blocks)
-}
-
 // sentCall is a tool call the request has sent.
 type sentCall struct {
 	entry    int // its assistant message entry
@@ -387,48 +351,39 @@ type sentCall struct {
 }
 
 // requestWalk follows the messages of a request as TransformMessages emits
-// them and notes each result that no provider takes.
+// them and notes each result that no provider takes. Of the transform it
+// needs only that an assistant message that stopped with "error" or
+// "aborted" is dropped: the synthetic results it adds for unanswered calls
+// answer no call of the file, and the system messages it holds back touch
+// no exchange.
 type requestWalk struct {
-	cur          int  // the entry whose message is being added
-	addingResult bool // the message being added is a tool result: a result emitted now is it, not a synthetic one
-	exchange     []string
-	answered     map[string]int // call id → first result entry, in the open exchange
-	called       map[string]*sentCall
-	problems     []RequestProblem
+	cur      int // the entry whose message is being added
+	exchange []string
+	answered map[string]int // call id → first result entry, in the open exchange
+	called   map[string]sentCall
+	problems []RequestProblem
 }
 
-// add hands one message to the transform. Any assistant message, even one
+// add takes one message of the request. Any assistant message, even one
 // the transform then drops for its stop reason, ends the open exchange, as it
 // does in TransformMessages.
-func (w *requestWalk) add(t *ProviderTransform, m Object) {
-	role := m.String("role")
-	if role == RoleAssistant {
+func (w *requestWalk) add(m skeleton) {
+	switch m.role {
+	case AssistantRole:
 		w.closeExchange()
-	}
-	w.addingResult = role == RoleToolResult
-	t.Add(m)
-}
-
-// see takes one message of the request.
-func (w *requestWalk) see(m Object) error {
-	switch m.String("role") {
-	case RoleAssistant:
-		w.closeExchange()
-		calls, _ := ToolCalls(m.Get("content"))
-		w.exchange, w.answered = nil, map[string]int{}
-		for _, call := range calls {
-			w.exchange = append(w.exchange, call.ID)
-			w.called[call.ID] = &sentCall{entry: w.cur, closedBy: None}
-			w.placeLateCall(call.ID)
+		if m.failed {
+			return
 		}
-	case RoleUser:
-		w.closeExchange()
-	case RoleToolResult:
-		if w.addingResult {
-			w.result(m.String("toolCallId"))
+		for _, id := range m.calls {
+			w.exchange = append(w.exchange, id)
+			w.called[id] = sentCall{entry: w.cur, closedBy: None}
+			w.placeLateCall(id)
 		}
+	case UserRole:
+		w.closeExchange()
+	case ToolResultRole:
+		w.result(m.callID)
 	}
-	return nil
 }
 
 // closeExchange ends the open exchange at the message being added.
@@ -436,9 +391,11 @@ func (w *requestWalk) closeExchange() {
 	for _, id := range w.exchange {
 		if sc := w.called[id]; sc.closedBy == None {
 			sc.closedBy = w.cur
+			w.called[id] = sc
 		}
 	}
-	w.exchange, w.answered = nil, nil
+	w.exchange = w.exchange[:0]
+	clear(w.answered)
 }
 
 // result checks one tool result of the file.
@@ -514,12 +471,8 @@ func (c *RequestChecker) holdsCall(i int, id string) (holds, failed bool, err er
 		return false, false, err
 	}
 	for _, m := range msgs {
-		calls, _ := ToolCalls(m.Get("content"))
-		for _, call := range calls {
-			if call.ID == id {
-				r := m.String("stopReason")
-				return true, r == "error" || r == "aborted", nil
-			}
+		if slices.Contains(m.calls, id) {
+			return true, m.failed, nil
 		}
 	}
 	return false, false, nil

@@ -18,13 +18,17 @@ type entryNum interface{ ~int | ~int32 }
 
 // Select is SelectContextEntries on the index: it decodes only the latest
 // compaction and the context edits.
-func (ix *Index) Select(leaf int) (*Selection, error) {
-	path, entries, firstOld, err := selectAt(ix, leaf)
+func (ix *Index) Select(leaf int) (*Selection, error) { return ix.selectWith(leaf, nil) }
+
+// selectWith is Select reading the compaction and the context edits through
+// m (nil: decoding each).
+func (ix *Index) selectWith(leaf int, m *selectMemo) (*Selection, error) {
+	path, entries, firstOld, err := selectAt(ix, leaf, m)
 	if err != nil {
 		return nil, err
 	}
 	s := &Selection{Path: path, Entries: entries, firstOld: firstOld}
-	return s, ix.collectEdits(s)
+	return s, ix.collectEdits(s, m)
 }
 
 // count is how many entries the selection holds.
@@ -40,7 +44,7 @@ func (ix *Index) settings(s *Selection) (RawMessage, *Model, error) {
 
 // selectAt makes the selection at leaf: its path, the selected entries (the
 // path itself when it holds no compaction) and firstOld.
-func selectAt(ix *Index, leaf int) (path, entries []int32, firstOld int, err error) {
+func selectAt(ix *Index, leaf int, m *selectMemo) (path, entries []int32, firstOld int, err error) {
 	if path, err = pathTo[int32](ix, leaf); err != nil {
 		return nil, nil, 0, err
 	}
@@ -53,11 +57,11 @@ func selectAt(ix *Index, leaf int) (path, entries []int32, firstOld int, err err
 	if c < 0 {
 		return path, path, 0, nil
 	}
-	comp, err := ix.Decode(int(path[c]))
+	firstKept, _, err := ix.refOf(m, int(path[c]))
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	entries = append([]int32{path[c]}, keptFrom(ix, path[:c], comp.Ref())...)
+	entries = append([]int32{path[c]}, keptFrom(ix, path[:c], firstKept)...)
 	firstOld = len(entries)
 	return path, append(entries, path[c+1:]...), firstOld, nil
 }
@@ -88,22 +92,22 @@ func (ix *Index) selectCompacted(leaf int, firstKept string) (*Selection, error)
 func (ix *Index) compactedOn(path []int32, firstKept string) (*Selection, error) {
 	s := &Selection{Path: path, Entries: append([]int32{None}, keptFrom(ix, path, firstKept)...)}
 	s.firstOld = len(s.Entries)
-	return s, ix.collectEdits(s)
+	return s, ix.collectEdits(s, nil)
 }
 
-func (ix *Index) collectEdits(s *Selection) error {
+func (ix *Index) collectEdits(s *Selection, m *selectMemo) error {
 	s.edits, s.editors = map[string]RawMessage{}, map[string]int{}
 	for k := range s.count() {
 		i := s.at(k)
 		if i == None || ix.Type(i) != TypeContextEdit {
 			continue
 		}
-		e, err := ix.Decode(i)
+		target, replacement, err := ix.refOf(m, i)
 		if err != nil {
 			return err
 		}
-		s.edits[e.Ref()] = detach(e.Obj.Get("replacement"))
-		s.editors[e.Ref()] = i
+		s.edits[target] = replacement
+		s.editors[target] = i
 	}
 	return nil
 }
@@ -211,6 +215,14 @@ func (ix *Index) rawMessage(i int) ([]byte, error) {
 		return nil, err
 	}
 	return line[ix.nodes[i].msgOff : len(line)-1], nil
+}
+
+// withMessage is rawMessage without a copy: fn gets the message object's
+// bytes, valid only until it returns, and must not use ix.
+func (ix *Index) withMessage(i int, fn func(msg []byte) error) error {
+	return ix.withLine(i, func(line []byte, _ bool) error {
+		return fn(line[ix.nodes[i].msgOff : len(line)-1])
+	})
 }
 
 func (s *Selection) hasEdit(id string) bool {

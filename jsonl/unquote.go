@@ -60,6 +60,16 @@ func AppendDecodedString(dst, raw []byte) (out []byte, ok bool) {
 	return appendUnescaped(dst, s, utf8.Valid(s))
 }
 
+// AppendDecodedUTF8String is AppendDecodedString for a literal known to
+// hold valid UTF-8, as every string of a value that Reader read without
+// Syntax.BadUTF8 does: it does not check again.
+func AppendDecodedUTF8String(dst, raw []byte) (out []byte, ok bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return dst, false
+	}
+	return appendUnescaped(dst, raw[1:len(raw)-1], true)
+}
+
 // appendUnescaped is AppendDecodedString of the bytes s between the quotes;
 // valid says whether s is valid UTF-8, and then so is each part between its
 // escapes.

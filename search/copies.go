@@ -50,6 +50,11 @@ type copies struct {
 	setIDs  map[string]uint32    // a set's bytes → its index
 	trans   map[[2]uint32]uint32 // (set, file) → the set with file added
 
+	// counted, for a search that only counts (Options.CountOnly, no
+	// Limit): file → its match keys, kept from the first pass so that its
+	// count needs no second one; nil for a file the first pass could not read.
+	counted [][]matchKey
+
 	// after the first pass
 	first  []int32    // set → its first holder
 	others [][]string // set → the other holders' names, in file order
@@ -102,6 +107,12 @@ func (c *copies) add(file int, header time.Time, keys []matchKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.headers[file] = header
+	if c.counted != nil {
+		if keys == nil {
+			keys = []matchKey{} // not nil: the file was read
+		}
+		c.counted[file] = keys
+	}
 	for _, k := range keys {
 		c.holders[k] = c.with(c.holders[k], int32(file))
 	}
@@ -195,10 +206,30 @@ func (c *copies) lookup(file int, k matchKey) (hide bool, others []string) {
 	return false, c.others[s]
 }
 
+// count returns, for a file the first pass read and kept (see
+// copies.counted), how many of its matches it shows: those that are not
+// copies of another file's.
+func (c *copies) count(file int, name string) (n int, ok bool) {
+	if i, in := c.place(name); !in || i != file || c.counted == nil || c.counted[file] == nil {
+		return 0, false
+	}
+	for _, k := range c.counted[file] {
+		if hide, _ := c.lookup(file, k); !hide {
+			n++
+		}
+	}
+	return n, true
+}
+
 // scanCopies is the first pass: it searches files with workers goroutines
-// and records each file's match keys.
+// and records each file's match keys. A search that only counts keeps
+// them, and its counts are made from them (copies.count): the files are
+// read once.
 func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, workers int) *copies {
 	c := newCopies(files)
+	if opts.CountOnly && opts.Limit == 0 {
+		c.counted = make([][]matchKey, len(files))
+	}
 	opts.Limit, opts.CountOnly = 0, true
 	jobs := make(chan int)
 	var wg sync.WaitGroup

@@ -137,3 +137,26 @@ func TestAllCopiesAsBefore(t *testing.T) {
 		t.Errorf("%d matches, want 15", len(all.matches))
 	}
 }
+
+// TestCopiesCountFromFirstPass: -c's counts, made from the first pass's
+// keys, are the matches the search shows file by file, with stdin, a file
+// given twice and a file that cannot be read searched as before.
+func TestCopiesCountFromFirstPass(t *testing.T) {
+	files := copiesFolder(t)
+	files = append(files, files[3], filepath.Join(filepath.Dir(files[0]), "missing.jsonl"), "-")
+	stdin := header("in", "2026-03-01T00:00:00.000Z", "") + "\n" + userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle and a needle"`) + "\n"
+	for _, workers := range []int{1, 3} {
+		shown := runCollect(t, "needle", Options{Copies: true, Stdin: strings.NewReader(stdin)}, files, workers)
+		counted := runCollect(t, "needle", Options{Copies: true, CountOnly: true, Stdin: strings.NewReader(stdin)}, files, workers)
+		var want, got []int
+		for k := range files {
+			want, got = append(want, shown.results[k].Count), append(got, counted.results[k].Count)
+			if (shown.results[k].Err == nil) != (counted.results[k].Err == nil) {
+				t.Errorf("workers %d, %s: error %v when counting, %v when showing", workers, files[k], counted.results[k].Err, shown.results[k].Err)
+			}
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(want, []int{0, 0, 1, 3, 0, 3, 0, 2}) {
+			t.Errorf("workers %d: counted %v, shown %v, want [0 0 1 3 0 3 0 2]", workers, got, want)
+		}
+	}
+}

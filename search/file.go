@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -72,7 +73,11 @@ type fileSearch struct {
 	derive bool           // a v1 session: ids are the index's, derived
 	reader jsonl.Reader
 	fields jsonl.Fields
-	buf    []byte
+	// validUTF8 says the line read holds no invalid UTF-8 (Reader checks),
+	// so a text without escapes is its raw bytes.
+	validUTF8 bool
+	txt       []byte // the text being searched: s.buf's, or the line's
+	buf       []byte // scratch for decoded texts
 
 	copies     *copies    // with Options.Copies: the first pass's findings, or its record
 	file       int        // this file's place among the files searched
@@ -160,9 +165,11 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	if !s.m.Candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
 		return nil
 	}
-	if !s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &s.fields).OK() || !s.inTime() {
+	syn := s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &s.fields)
+	if !syn.OK() || !s.inTime() {
 		return nil
 	}
+	s.validUTF8 = !syn.BadUTF8
 	var err error
 	s.textN = 0
 	entryTexts(l.Bytes, &s.fields, func(t text) bool {
@@ -220,15 +227,20 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
 		return nil
 	}
-	var ok bool
-	if s.buf, ok = jsonl.AppendDecodedString(s.buf[:0], t.raw); !ok && len(s.buf) == 0 {
+	if !s.m.Candidate(t.raw) {
+		return nil // the text as written holds no match: the prefilter's fact, for one string
+	}
+	if s.countsRaw(t.raw) {
+		return nil
+	}
+	if !s.decode(t.raw) {
 		return nil
 	}
 	var err error
-	s.m.each(s.buf, func(start, end int) bool {
+	s.m.each(s.txt, func(start, end int) bool {
 		var others []string
 		if s.copies != nil {
-			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.buf[start:end])
+			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.txt[start:end])
 			if s.pass1 {
 				s.keys = append(s.keys, k)
 				return true
@@ -252,14 +264,47 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	return err
 }
 
-// match builds the Match of s.buf[start:end].
+// countsRaw counts the matches of the JSON string literal raw without
+// decoding it, when only a count is asked for (no copies to tell apart, no
+// limit) and the matcher can (Matcher.countRaw, on a line of valid UTF-8).
+func (s *fileSearch) countsRaw(raw []byte) bool {
+	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || !s.validUTF8 || len(raw) < 2 || raw[0] != '"' {
+		return false
+	}
+	n, ok := s.m.countRaw(raw[1 : len(raw)-1])
+	s.count += n
+	return ok
+}
+
+// decode sets s.txt to the text of the JSON string literal raw, as
+// JSON.parse reads it: the bytes between the quotes themselves when they
+// hold no escape and the line is valid UTF-8, else decoded into s.buf. It
+// reports false for a literal that decodes to nothing (not a string).
+func (s *fileSearch) decode(raw []byte) bool {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if inner := raw[1 : len(raw)-1]; s.validUTF8 && bytes.IndexByte(inner, '\\') < 0 {
+			s.txt = inner
+			return true
+		}
+	}
+	var ok bool
+	if s.validUTF8 {
+		s.buf, ok = jsonl.AppendDecodedUTF8String(s.buf[:0], raw)
+	} else {
+		s.buf, ok = jsonl.AppendDecodedString(s.buf[:0], raw)
+	}
+	s.txt = s.buf
+	return ok || len(s.buf) > 0
+}
+
+// match builds the Match of s.txt[start:end].
 func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
 	id := s.entryID(l)
 	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
-	lineStart := lastIndexByte(s.buf[:start], '\n') + 1
-	lineEnd := end + indexByteOr(s.buf[end:], '\n', len(s.buf)-end)
+	lineStart := lastIndexByte(s.txt[:start], '\n') + 1
+	lineEnd := end + indexByteOr(s.txt[end:], '\n', len(s.txt)-end)
 	return Match{File: s.name, Line: l.Num, ID: id, Role: t.role, Kind: t.kind, Tool: t.tool, Timestamp: ts,
-		Before: clipLeft(s.buf[lineStart:start]), Text: clipMiddle(s.buf[start:end]), After: clipRight(s.buf[end:lineEnd])}
+		Before: clipLeft(s.txt[lineStart:start]), Text: clipMiddle(s.txt[start:end]), After: clipRight(s.txt[end:lineEnd])}
 }
 
 // entryID is the id of the entry read, derived when it has none.

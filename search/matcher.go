@@ -28,14 +28,20 @@ import (
 // compared with ASCII case folded. When no needle can be built (a pattern of
 // quotes, a regexp with no required literal), every line is a candidate.
 type Matcher struct {
-	literal []byte         // the case-sensitive literal, when re and folded are nil
+	literal finder         // the case-sensitive literal, when re and folded are nil
 	folded  *foldLiteral   // the literal of -i, when it has a needle
 	re      *regexp.Regexp // the regexp, for -e and for -i without a needle
 	needle  []byte         // the prefilter; nil: every line is a candidate
+	find    finder         // finds needle, case-sensitive
 	others  [][]byte       // the pattern's other runs, which a line must hold too
 	fold    bool           // needle is lower case, compared with ASCII case folded
 	runes   []rune         // the characters of the runs (lower case when fold), for \u escapes
 	ascii   bool           // the runs are ASCII
+	// plain says the pattern is a case-sensitive literal made only of
+	// characters a JSON string holds as themselves or as \u escapes: in a
+	// string without \u escapes its matches can be counted in the raw bytes
+	// (CountRaw).
+	plain bool
 }
 
 // ErrEmptyPattern is the error for a pattern that is empty.
@@ -56,8 +62,9 @@ func Compile(pattern string, regex, ignoreCase bool) (*Matcher, error) {
 		expr = "(?i)" + expr
 	}
 	if !regex && !ignoreCase {
-		m.literal = []byte(pattern)
+		m.literal = newFinder([]byte(pattern))
 		m.setNeedle([]rune(pattern), false)
+		m.plain = string(m.needle) == pattern
 		return m, nil
 	}
 	re, err := regexp.Compile(expr)
@@ -127,6 +134,7 @@ func (m *Matcher) setNeedle(text []rune, fold bool) {
 		m.runes = append(m.runes, run...)
 		if k == 0 {
 			m.needle = []byte(string(run))
+			m.find = newFinder(m.needle)
 		} else {
 			m.others = append(m.others, []byte(string(run)))
 		}
@@ -203,7 +211,7 @@ func (m *Matcher) holdsNeedle(text []byte) bool {
 	if m.fold {
 		return containsFold(text, m.needle)
 	}
-	return bytes.Contains(text, m.needle)
+	return m.find.index(text) >= 0
 }
 
 // escapesNeedleRune reports whether line holds a \u escape of a character
@@ -317,12 +325,13 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 		return
 	}
 	if m.re == nil {
+		n := len(m.literal.needle)
 		for i := 0; ; {
-			j := bytes.Index(text[i:], m.literal)
-			if j < 0 || !fn(i+j, i+j+len(m.literal)) {
+			j := m.literal.index(text[i:])
+			if j < 0 || !fn(i+j, i+j+n) {
 				return
 			}
-			i += j + len(m.literal)
+			i += j + n
 		}
 	}
 	for _, loc := range m.re.FindAllIndex(text, -1) {
@@ -330,4 +339,41 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 			return
 		}
 	}
+}
+
+// countRaw counts the matches in the decoded text of a JSON string whose
+// bytes between the quotes are raw, when it can without decoding: ok is
+// false unless the pattern is plain (see Matcher.plain) and raw holds no \u
+// escape and is valid UTF-8 (the caller knows). Such a pattern holds no
+// backslash, so an escape's two bytes can meet a match only where the
+// escaped character would be its first: an occurrence after an odd run of
+// backslashes is no match, and every other one is a match of the decoded
+// text, in the same order and never overlapping another.
+func (m *Matcher) countRaw(raw []byte) (n int, ok bool) {
+	if !m.plain || bytes.Contains(raw, []byte(`\u`)) {
+		return 0, false
+	}
+	size := len(m.literal.needle)
+	for i := 0; ; {
+		j := m.literal.index(raw[i:])
+		if j < 0 {
+			return n, true
+		}
+		if i += j; escaped(raw, i) {
+			i++
+			continue
+		}
+		n++
+		i += size
+	}
+}
+
+// escaped reports whether raw[i] follows an odd run of backslashes: it is
+// the character of an escape.
+func escaped(raw []byte, i int) bool {
+	k := i
+	for k > 0 && raw[k-1] == '\\' {
+		k--
+	}
+	return (i-k)%2 == 1
 }

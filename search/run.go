@@ -85,9 +85,14 @@ func Run(ctx context.Context, m *Matcher, opts Options, files []string, workers 
 	return ctx.Err()
 }
 
-// run searches the job's file, sending its matches and then its result.
+// run searches the job's file, sending its matches and then its result;
+// a count the first pass already made is sent as it is.
 func (j *fileJob) run(ctx context.Context, m *Matcher, opts *Options) {
 	defer close(j.results)
+	if n, ok := j.copies.count(j.file, j.name); ok {
+		j.results <- FileResult{File: j.name, Count: n}
+		return
+	}
 	s := &fileSearch{m: m, opts: opts, name: j.name, copies: j.copies, file: j.file, emit: func(mt Match) error {
 		select {
 		case j.results <- mt:

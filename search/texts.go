@@ -64,48 +64,62 @@ func contentTexts(role, kind, tool string, content []byte, emit func(text) bool)
 		emit(text{role, kind, tool, content})
 		return
 	}
-	blocks, err := jsonl.ParseArray(content)
-	if err != nil {
-		return
-	}
-	for _, b := range blocks {
-		o, err := jsonl.ParseObject(b)
-		if err != nil || jsonl.BlockType(o.Get("type")) != jsonl.BlockText {
-			continue
-		}
-		if !emit(text{role, kind, tool, o.Get("text")}) {
-			return
-		}
-	}
+	jsonl.EachElement(content, func(raw []byte) bool {
+		b, ok := readBlock(raw)
+		return !ok || jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
+	})
 }
 
 // assistantTexts emits an assistant's text and thinking blocks and every
 // string value in its tool calls' arguments.
 func assistantTexts(content []byte, emit func(text) bool) {
-	blocks, err := jsonl.ParseArray(content)
-	if err != nil {
+	if len(content) == 0 || content[0] != '[' {
 		contentTexts(jsonl.RoleAssistant, KindText, "", content, emit)
 		return
 	}
-	for _, b := range blocks {
-		o, err := jsonl.ParseObject(b)
-		if err != nil {
-			continue
-		}
-		ok := true
-		switch jsonl.BlockType(o.Get("type")) {
-		case jsonl.BlockText:
-			ok = emit(text{jsonl.RoleAssistant, KindText, "", o.Get("text")})
-		case jsonl.BlockThinking:
-			ok = emit(text{jsonl.RoleAssistant, KindThinking, "", o.Get("thinking")})
-		case jsonl.BlockToolCall:
-			name, _ := jsonl.DecodeString(o.Get("name"))
-			ok = argumentTexts(name, o.Get("arguments"), emit)
-		}
+	jsonl.EachElement(content, func(raw []byte) bool {
+		b, ok := readBlock(raw)
 		if !ok {
-			return
+			return true
 		}
-	}
+		switch jsonl.BlockType(b.typ) {
+		case jsonl.BlockText:
+			return emit(text{jsonl.RoleAssistant, KindText, "", b.text})
+		case jsonl.BlockThinking:
+			return emit(text{jsonl.RoleAssistant, KindThinking, "", b.thinking})
+		case jsonl.BlockToolCall:
+			name, _ := jsonl.DecodeString(b.name)
+			return argumentTexts(name, b.arguments, emit)
+		}
+		return true
+	})
+}
+
+// block is what the search reads of a content block: the raw values of its
+// keys, each the last one written, as JSON.parse keeps it.
+type block struct {
+	typ, text, thinking, name, arguments []byte
+}
+
+// readBlock reads a content block in one walk; ok is false when it is not
+// an object.
+func readBlock(raw []byte) (b block, ok bool) {
+	err := jsonl.EachMember(raw, func(key string, val []byte) bool {
+		switch key {
+		case "type":
+			b.typ = val
+		case "text":
+			b.text = val
+		case "thinking":
+			b.thinking = val
+		case "name":
+			b.name = val
+		case "arguments":
+			b.arguments = val
+		}
+		return true
+	})
+	return b, err == nil
 }
 
 // argumentTexts emits every string value (not key) of a tool call's

@@ -28,6 +28,8 @@ bench_recipe() {
 	g200k.jsonl) echo -entries 200000 -seed 3 -branch-every 200 -compaction-every 500 -tool-result-bytes 200 ;;
 	linear-100MB.jsonl) echo -size 100MB -seed 1 ;;
 	linear-600MB.jsonl) echo -size 600MB -seed 1 ;;
+	linear-1500MB.jsonl) echo -size 1500MB -seed 5 ;;
+	tree-100MB.jsonl) echo -size 100MB -seed 1 -branch-every 200 -compaction-every 1000 -unicode ;;
 	*)
 		echo "bench: no recipe for $1" >&2
 		return 1

@@ -1,0 +1,41 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMatchesInRawAndDecodedTexts: a text is searched in its bytes as
+// written when it has no escape and its line is valid UTF-8, and decoded
+// otherwise; the matches and their snippets are the decoded text's either
+// way (an invalid byte is U+FFFD, three bytes, before the match).
+func TestMatchesInRawAndDecodedTexts(t *testing.T) {
+	lines := []string{header("s1", "2026-01-10T09:00:00.000Z", ""),
+		userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"plain retry here"`),
+		userLine("u2", `"u1"`, "2026-01-10T09:00:02.000Z", `"line\nwith \"retry\" quoted"`),
+		userLine("u3", `"u2"`, "2026-01-10T09:00:03.000Z", "\"bad \xff byte retry\""),
+		userLine("u4", `"u3"`, "2026-01-10T09:00:04.000Z", `"r\u0065try escaped"`)}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile("retry", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	n, err := searchFile(context.Background(), m, &Options{}, path, func(mt Match) error {
+		got = append(got, mt.ID+"|"+mt.Before+"|"+mt.Text+"|"+mt.After)
+		return nil
+	})
+	if err != nil || n != 4 {
+		t.Fatalf("%d matches, %v; want 4", n, err)
+	}
+	want := []string{"u1|plain |retry| here", `u2|with "|retry|" quoted`, "u3|bad \uFFFD byte |retry|", "u4||retry| escaped"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("matches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
