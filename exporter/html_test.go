@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -268,29 +269,61 @@ func TestExportStopsOnWriteError(t *testing.T) {
 	}
 }
 
+// decodingGoroutine returns the stack of a goroutine that decodes entries
+// for an export, or "" when there is none. A worker that has returned its
+// last result may still be on its way out (runnable in its deferred
+// wg.Done) when the export returns, so a goroutine counts only if it is still
+// there after a second: on a loaded machine under -race the scheduler can
+// take that long to run it to its end.
+func decodingGoroutine() string {
+	buf := make([]byte, 1<<20)
+	var found string
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(10 * time.Millisecond) {
+		found = ""
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "exporter.(*Transcript).startDecoding") || strings.Contains(g, "internal/parallel.") {
+				found = g
+			}
+		}
+		if found == "" || time.Now().After(deadline) {
+			return found
+		}
+	}
+}
+
 // TestExportStopsMidway stops an export of a generated 4 MB linear session
 // at its first write, by cancelling its context or by failing the write: it
 // must return the context's or the writer's error, and the goroutines that
 // decode entries ahead must have ended by then: none reads the file after
-// the export returns. (A slow Redact keeps them decoding when it stops.)
+// the export returns. (A slow Redact keeps them decoding when it stops, and
+// counts the lines it is given after the export returned.)
 func TestExportStopsMidway(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "linear.jsonl")
 	writeSession(t, name, gen.Options{Seed: 3, TargetBytes: 4 << 20})
 	ix := indexFile(t, name)
-	slow := func(line []byte) ([]byte, error) { time.Sleep(time.Millisecond); return line, nil }
 	for _, fail := range []bool{false, true} {
+		var returned atomic.Bool
+		var late atomic.Int32 // lines decoded after the export returned
+		slow := func(line []byte) ([]byte, error) {
+			if returned.Load() {
+				late.Add(1)
+			}
+			time.Sleep(time.Millisecond)
+			return line, nil
+		}
 		ctx, cancel := context.WithCancel(context.Background())
 		w := &stopWriter{cancel: cancel, fail: fail}
 		err := ExportHTML(ctx, w, ix, HTMLOptions{Redact: slow})
+		returned.Store(true)
 		cancel()
 		if want := context.Canceled; !fail && !errors.Is(err, want) || fail && !errors.Is(err, errDiskFull) {
 			t.Fatalf("an export stopped midway (writer failing: %v) returned %v", fail, err)
 		}
-		buf := make([]byte, 1<<20)
-		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
-			if strings.Contains(g, "exporter.(*Transcript).startDecoding") || strings.Contains(g, "internal/parallel.") {
-				t.Fatalf("a decoding goroutine outlived the export (writer failing: %v):\n%s", fail, g)
-			}
+		if g := decodingGoroutine(); g != "" {
+			t.Fatalf("a decoding goroutine outlived the export (writer failing: %v):\n%s", fail, g)
+		}
+		if n := late.Load(); n > 0 {
+			t.Fatalf("%d lines were decoded after the export returned (writer failing: %v)", n, fail)
 		}
 		if w.n >= 4<<20 {
 			t.Fatalf("the stopped export wrote %d bytes: it went on to the end", w.n)
