@@ -1,35 +1,18 @@
 package main
 
 import (
-	"time"
-
 	"github.com/pitool/pitool/internal/runner"
-	"github.com/urfave/cli/v2"
 )
 
 // This file holds what the commands that read a whole sessions folder
-// (search, stats) share: the files they read and their time range.
-
-// timeFlags are the --since and --until flags, in the grammar of
-// internal/when.
-func timeFlags() []cli.Flag {
-	return []cli.Flag{
-		timeFlag("since", sinceUsage, nil),
-		timeFlag("until", untilUsage, nil),
-	}
-}
+// (search, stats) share: the files they read and the usage lines
+// of their --since and --until.
 
 // The usage lines of --since and --until.
 const (
 	sinceUsage = "only entries at or after `TIME`: an age (7d, 12h), a date (2026-01-31) or an ISO time"
 	untilUsage = "only entries before `TIME` (an age, a date: its start, or an ISO time)"
 )
-
-// timeRange reads --since and --until; a zero time is an open end. A date
-// alone is its midnight in local time, as a day of stats --by day is.
-func timeRange(c *cli.Context) (since, until time.Time) {
-	return flagTime(c, "since"), flagTime(c, "until")
-}
 
 // sessionPaths returns the session files under paths, Pi's sessions folder
 // when there are none, and the readFailures that knows which were named;

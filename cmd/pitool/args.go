@@ -113,15 +113,33 @@ func checkArgs(app *cli.App, args []string) error {
 	}
 	cmd := findCommand(app.Commands, args[1])
 	if cmd == nil {
-		return &unknownCommandError{name: args[1], suggest: suggestCommand(app.Commands, args[1])}
+		return &unknownCommandError{kind: "command", name: args[1], suggest: suggestCommand(app.Commands, args[1]), parent: "pitool"}
 	}
 	rest, path := args[2:], "pitool "+cmd.Name
 	if len(rest) > 0 && len(cmd.Subcommands) > 0 {
-		if sub := findCommand(cmd.Subcommands, rest[0]); sub != nil {
+		sub := findCommand(cmd.Subcommands, rest[0])
+		if sub == nil && !strings.HasPrefix(rest[0], "-") && rest[0] != "help" && rest[0] != "h" {
+			return unknownSubcommand(cmd, rest[0])
+		}
+		if sub != nil {
 			cmd, rest, path = sub, rest[1:], path+" "+sub.Name
 		}
 	}
 	return checkFlags(path, cmd, rest)
+}
+
+// subcommandKinds says what the subcommands of a command are, for the error
+// that names one it does not have; "command" when it is not listed.
+var subcommandKinds = map[string]string{"export": "format"}
+
+// unknownSubcommand is the error for name, which is not a subcommand of cmd:
+// with the nearest one, as an unknown command gets.
+func unknownSubcommand(cmd *cli.Command, name string) error {
+	kind, ok := subcommandKinds[cmd.Name]
+	if !ok {
+		kind = "command"
+	}
+	return &unknownCommandError{kind: kind, name: name, suggest: suggestCommand(cmd.Subcommands, name), parent: "pitool " + cmd.Name}
 }
 
 // checkAppFlag refuses a flag before the command that pitool does not have.

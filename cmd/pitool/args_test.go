@@ -39,6 +39,8 @@ func TestCheckArgs(t *testing.T) {
 		"pitool ls --since 7":                          `--since: "7" needs a unit: ` + "an age (7d, 12h, 30m, 90s, 2w), a date (2026-01-31) or an ISO time (2026-01-31T15:04:05Z)",
 		"pitool stats --by yaer":                       `--by: "yaer" is not one of day, week, month, model, provider, project, session`,
 		"pitool export html FILE --no-thinkng":         "unknown flag --no-thinkng: did you mean --no-thinking?",
+		"pitool export htm FILE":                       `unknown format "htm": did you mean "html"?`,
+		"pitool export help":                           "",
 		"pitool search -- --not-a-flag FILE":           "",
 		"pitool context FILE --help":                   "",
 		"pitool --version":                             "",

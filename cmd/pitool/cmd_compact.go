@@ -24,7 +24,23 @@ type compactRun struct {
 	refused int // named files that are not Pi sessions
 }
 
+// compactOptions are compact's flags.
+type compactOptions struct {
+	batchOptions
+	json, plan bool
+	leaf       string
+}
+
+func (o *compactOptions) flags() []cli.Flag {
+	return append(o.batchOptions.flags(),
+		&cli.BoolFlag{Name: "json", Usage: "print JSON, one object per file and a last one with the totals", Destination: &o.json},
+		&cli.BoolFlag{Name: "plan", Usage: "print the decision and preparation per file; write nothing", Destination: &o.plan},
+		&cli.StringFlag{Name: "leaf", Usage: "compact at entry `ID` instead of the active leaf (one file only)", Destination: &o.leaf},
+	)
+}
+
 func compactCommand(e *env) *cli.Command {
+	opts := &compactOptions{}
 	return &cli.Command{
 		Name:      "compact",
 		Usage:     "append a compaction entry to sessions whose context is too long, with Pi's rules",
@@ -55,46 +71,38 @@ anthropic (ANTHROPIC_API_KEY, ANTHROPIC_MODEL), command (--command 'pi -p').
 
 Exit status: 0 when every file was handled (compacted, not due or skipped),
 1 when some file failed, 2 for usage errors, 130 when interrupted.`,
-		Flags: append(compactFlags(),
-			&cli.BoolFlag{Name: "json", Usage: "print JSON, one object per file and a last one with the totals"},
-			&cli.BoolFlag{Name: "plan", Usage: "print the decision and preparation per file; write nothing"},
-			&cli.StringFlag{Name: "leaf", Usage: "compact at entry `ID` instead of the active leaf (one file only)"},
-		),
-		Action: func(c *cli.Context) error {
-			run, err := newCompactRun(c, e)
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
+			run, err := newCompactRun(e, opts, c.Args().Slice())
 			if err != nil {
 				return err
 			}
 			return runCompact(c.Context, e, run)
-		},
+		}),
 	}
 }
 
-func newCompactRun(c *cli.Context, e *env) (*compactRun, error) {
-	if c.NArg() == 0 {
+func newCompactRun(e *env, o *compactOptions, paths []string) (*compactRun, error) {
+	if len(paths) == 0 {
 		return nil, usagef("compact needs at least one FILE or DIR")
 	}
-	opts, err := compactorOptions(c)
+	opts, err := o.compactorOptions()
 	if err != nil {
 		return nil, err
 	}
-	opts.Plan, opts.Leaf, opts.Stdin = c.Bool("plan"), c.String("leaf"), e.stdin
-	sh, err := parseShard(c.String("shard"))
+	opts.Plan, opts.Leaf, opts.Stdin = o.plan, o.leaf, e.stdin
+	targets, err := batchTargets(paths, o.shard, o.minIdle, o.minIdleGiven)
 	if err != nil {
 		return nil, err
 	}
-	targets, err := batchTargets(c.Args().Slice(), sh, flagAge(c, "min-idle"), c.IsSet("min-idle"))
-	if err != nil {
-		return nil, err
+	if len(targets) == 0 && o.shard.n <= 1 {
+		return nil, noFilesError(paths)
 	}
-	if len(targets) == 0 && sh.n <= 1 {
-		return nil, noFilesError(c.Args().Slice())
-	}
-	if opts.Leaf != "" && (len(targets) != 1 || c.NArg() != 1) {
+	if opts.Leaf != "" && (len(targets) != 1 || len(paths) != 1) {
 		return nil, usagef("--leaf needs exactly one FILE")
 	}
-	opts.Messages = opts.Plan && c.Bool("json") // the plan's JSON prints the summarizer's input
-	return &compactRun{opts: opts, targets: targets, jobs: c.Int("jobs"), json: c.Bool("json")}, nil
+	opts.Messages = opts.Plan && o.json // the plan's JSON prints the summarizer's input
+	return &compactRun{opts: opts, targets: targets, jobs: o.jobs, json: o.json}, nil
 }
 
 // batchGCPercent is the garbage collector target of batch commands: they

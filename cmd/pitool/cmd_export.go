@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// exportOptions are the flags of export html and export md.
 type exportOptions struct {
 	out          string
 	leaf         string
@@ -32,33 +33,31 @@ func exportCommand(e *env) *cli.Command {
 			exportMarkdownCommand(e),
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("export: %q is not a format: use 'pitool export html FILE' or 'pitool export md FILE'", c.Args().First())
+			if c.NArg() > 0 { // after --, which checkArgs does not read past
+				return unknownSubcommand(c.Command, c.Args().First())
 			}
 			return usagef("export needs a format: 'pitool export html FILE' or 'pitool export md FILE'")
 		},
 	}
 }
 
-func exportFlags() []cli.Flag {
+// flags are the flags both formats take (html adds --all-branches).
+func (o *exportOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (default or -: stdout)"},
-		&cli.StringFlag{Name: "leaf", Usage: "show the branch that ends at entry `ID` (default: the active leaf)"},
-		&cli.BoolFlag{Name: "no-thinking", Usage: "leave the model's thinking out"},
-		&cli.BoolFlag{Name: "no-tool-output", Usage: "leave tool results and written file contents out"},
-		&cli.StringFlag{Name: "title", Usage: "page `TITLE` (default: the session name, or its id)"},
-		&cli.BoolFlag{Name: "redact", Usage: "replace secrets with placeholders first, with the same rules as 'pitool redact'"},
-		&cli.BoolFlag{Name: "force", Usage: "let -o replace a Pi session (never FILE itself)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `OUT` (default or -: stdout)", Destination: &o.out},
+		&cli.StringFlag{Name: "leaf", Usage: "show the branch that ends at entry `ID` (default: the active leaf)", Destination: &o.leaf},
+		&cli.BoolFlag{Name: "no-thinking", Usage: "leave the model's thinking out", Destination: &o.noThinking},
+		&cli.BoolFlag{Name: "no-tool-output", Usage: "leave tool results and written file contents out", Destination: &o.noToolOutput},
+		&cli.StringFlag{Name: "title", Usage: "page `TITLE` (default: the session name, or its id)", Destination: &o.title},
+		&cli.BoolFlag{Name: "redact", Usage: "replace secrets with placeholders first, with the same rules as 'pitool redact'", Destination: &o.redact},
+		&cli.BoolFlag{Name: "force", Usage: "let -o replace a Pi session (never FILE itself)", Destination: &o.force},
 	}
 }
 
-func exportOpts(c *cli.Context) exportOptions {
-	return exportOptions{out: c.String("output"), leaf: c.String("leaf"), allBranches: c.Bool("all-branches"),
-		noThinking: c.Bool("no-thinking"), noToolOutput: c.Bool("no-tool-output"), title: c.String("title"),
-		redact: c.Bool("redact"), force: c.Bool("force")}
-}
+func (o *exportOptions) validate() error { return nil }
 
 func exportHTMLCommand(e *env) *cli.Command {
+	opts := &exportOptions{}
 	return &cli.Command{
 		Name:      "html",
 		Usage:     "write one self-contained HTML page of a session",
@@ -80,20 +79,21 @@ By default the active branch is shown; --leaf picks another one and
 --all-branches shows the whole tree.
 
 ` + helpReadOneFile,
-		Flags: append(exportFlags(),
-			&cli.BoolFlag{Name: "all-branches", Usage: "show every branch of the tree (the sidebar switches between them)"},
+		Flags: append(opts.flags(),
+			&cli.BoolFlag{Name: "all-branches", Usage: "show every branch of the tree (the sidebar switches between them)", Destination: &opts.allBranches},
 		),
-		Action: func(c *cli.Context) error {
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return runExport(e, c, exportOpts(c), file, htmlWriter)
-		},
+			return runExport(e, c, opts, file, htmlWriter)
+		}),
 	}
 }
 
 func exportMarkdownCommand(e *env) *cli.Command {
+	opts := &exportOptions{}
 	return &cli.Command{
 		Name:      "md",
 		Usage:     "write readable Markdown of one branch of a session",
@@ -103,14 +103,14 @@ issues and docs: user and assistant turns, tool calls with their results in
 fenced blocks, summaries, and errors and aborted turns marked.
 
 ` + helpReadOneFile,
-		Flags: exportFlags(),
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
 			}
-			return runExport(e, c, exportOpts(c), file, markdownWriter)
-		},
+			return runExport(e, c, opts, file, markdownWriter)
+		}),
 	}
 }
 
@@ -139,7 +139,7 @@ func toTerminal(w io.Writer, write func(io.Writer) error) error {
 	return tw.Close()
 }
 
-func runExport(e *env, c *cli.Context, opts exportOptions, file string, write exportWriter) error {
+func runExport(e *env, c *cli.Context, opts *exportOptions, file string, write exportWriter) error {
 	tuneGC() // an export decodes every entry shown and keeps little of it
 	out, err := openOutput(opts.out, outputRule{inputs: []string{file}, force: opts.force})
 	if err != nil {

@@ -18,7 +18,17 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// infoOptions are info's flags.
+type infoOptions struct{ json bool }
+
+func (o *infoOptions) flags() []cli.Flag {
+	return []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file", Destination: &o.json}}
+}
+
+func (o *infoOptions) validate() error { return nil }
+
 func infoCommand(e *env) *cli.Command {
+	opts := &infoOptions{}
 	return &cli.Command{
 		Name:      "info",
 		Usage:     "summarise sessions: id, name, cwd, dates, messages, leaves, tokens, cost, models",
@@ -40,20 +50,20 @@ warning in a DIR, as ls skips it, and an error when named.
 --json prints one JSON object per file, one per line.
 
 ` + helpReadFailures,
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print one JSON object per file"}},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("info takes at least one FILE or DIR")
 			}
 			rf := newReadFailures(e, c.Args().Slice()...)
 			err := runner.Each(c.Context, c.Args().Slice(), runner.Options{}, func(path string) error {
-				return printInfoPath(c, e, rf, path, c.Bool("json"))
+				return printInfoPath(c, e, rf, path, opts.json)
 			})
 			if err != nil {
 				return err
 			}
 			return rf.err()
-		},
+		}),
 	}
 }
 

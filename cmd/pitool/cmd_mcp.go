@@ -11,8 +11,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// mcpOptions are mcp's flags.
+type mcpOptions struct{ noRedact bool }
+
+func (o *mcpOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "no-redact", Destination: &o.noRedact, Usage: "serve texts as they are, secrets included (the agent is told)"},
+	}
+}
+
+func (o *mcpOptions) validate() error { return nil }
+
 func mcpCommand(e *env) *cli.Command {
-	var opts mcpserver.Options
+	opts := &mcpOptions{}
 	return &cli.Command{
 		Name:      "mcp",
 		Usage:     "serve the sessions to a coding agent: an MCP server on stdin/stdout, read-only",
@@ -30,16 +41,15 @@ Every text an answer holds passes through redact's rules first, as
 pitool redact writes it ([REDACTED:<rule>:<hash>]); --no-redact serves the
 texts as they are, and the server's instructions tell the agent so. No
 session file is ever opened for writing.`,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "no-redact", Destination: &opts.NoRedact, Usage: "serve texts as they are, secrets included (the agent is told)"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			return runMCP(c, e, opts)
-		},
+		}),
 	}
 }
 
-func runMCP(c *cli.Context, e *env, opts mcpserver.Options) error {
+func runMCP(c *cli.Context, e *env, o *mcpOptions) error {
+	opts := mcpserver.Options{NoRedact: o.noRedact}
 	dirs := c.Args().Slice()
 	if len(dirs) == 0 {
 		dirs = []string{""} // Pi's sessions folder

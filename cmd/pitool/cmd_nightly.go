@@ -50,6 +50,7 @@ func (run *nightlyRun) cleanFolderOnce(dir string) {
 }
 
 func nightlyCommand(e *env) *cli.Command {
+	opts := &nightlyOptions{}
 	return &cli.Command{
 		Name:      "nightly",
 		Usage:     "validate, compact and archive a whole sessions folder (for cron or a systemd timer)",
@@ -115,39 +116,34 @@ See "Running as root" in the README.
 Exit status: 0 when no file failed, even with nothing to do; 1 when some file
 failed; 2 for usage errors and a DIR (or default sessions folder) that does
 not exist; 130 when interrupted (files in flight count as "interrupted").`,
-		Flags: append(compactFlags(),
-			ageFlag("archive-after", "archive sessions idle longer than `AGE` (e.g. 30d, 12h) as .jsonl.zst", 0, nil),
-			&cli.StringFlag{Name: "report", Value: "-", Usage: "write the JSON report to `FILE`"},
-			&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "report what would be done per file; write nothing but the report"},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "work on Pi's sessions folder when run from a terminal with no DIR"},
-		),
-		Action: func(c *cli.Context) error {
-			run, err := newNightlyRun(c, e)
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
+			run, err := newNightlyRun(e, opts, c.Args().Slice())
 			if err != nil {
 				return err
 			}
 			return runNightly(c.Context, e, run)
-		},
+		}),
 	}
 }
 
-func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
-	opts, err := compactorOptions(c)
+func newNightlyRun(e *env, o *nightlyOptions, dirs []string) (*nightlyRun, error) {
+	opts, err := o.compactorOptions()
 	if err != nil {
 		return nil, err
 	}
-	run := &nightlyRun{opts: opts, jobs: c.Int("jobs"), report: c.String("report"), dryRun: c.Bool("dry-run"),
+	run := &nightlyRun{opts: opts, jobs: o.jobs, report: o.report, dryRun: o.dryRun,
 		args: e.args, worker: nightlyWorker}
 	run.opts.Plan = run.dryRun
-	run.archiveAfter = flagAge(c, "archive-after")
+	run.archiveAfter = o.archiveAfter
 	if run.worker {
 		return run, nil // the files come on stdin (runNightlyWorker)
 	}
 	if err := checkReport(run.report); err != nil {
 		return nil, err
 	}
-	dirs := c.Args().Slice()
-	if len(dirs) == 0 {
+	named := len(dirs) > 0
+	if !named {
 		dirs = []string{""}
 	}
 	for _, d := range dirs {
@@ -158,18 +154,10 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 		run.dirs = append(run.dirs, dir)
 	}
 	run.dir = run.dirs[0]
-	sh, err := parseShard(c.String("shard"))
-	if err != nil {
+	if run.targets, err = batchTargets(run.dirs, o.shard, o.minIdle, true); err != nil {
 		return nil, err
 	}
-	idle := flagAge(c, "min-idle")
-	if !c.IsSet("min-idle") {
-		idle = defaultFolderIdle
-	}
-	if run.targets, err = batchTargets(run.dirs, sh, idle, true); err != nil {
-		return nil, err
-	}
-	if c.NArg() == 0 && !run.dryRun && !c.Bool("yes") && isTTY(e.stdin) {
+	if !named && !run.dryRun && !o.yes && isTTY(e.stdin) {
 		return nil, usagef("nightly would repair, compact and archive the %d %s in %s in place; run it with --yes to do so, or with --dry-run to see what it would do first",
 			len(run.targets), textout.Choose(len(run.targets), "session file", "session files"), run.dir)
 	}

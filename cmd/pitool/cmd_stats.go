@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/textout"
@@ -13,7 +14,28 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// statsOptions are stats' flags.
+type statsOptions struct {
+	by                 string
+	json, csv, perFile bool
+	since, until       time.Time
+}
+
+func (o *statsOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		choiceFlag("by", "group by `WHAT`: "+strings.Join(statsGroupings(), ", "), statsGroupings(), string(stats.ByDay), &o.by),
+		&cli.BoolFlag{Name: "json", Usage: "print the report as JSON", Destination: &o.json},
+		&cli.BoolFlag{Name: "csv", Usage: "print the report as CSV", Destination: &o.csv},
+		&cli.BoolFlag{Name: "per-file", Usage: "count each file's entries as Pi's /session does, copies in other files again", Destination: &o.perFile},
+		timeFlag("since", sinceUsage, &o.since),
+		timeFlag("until", untilUsage, &o.until),
+	}
+}
+
+func (o *statsOptions) validate() error { return nil }
+
 func statsCommand(e *env) *cli.Command {
+	opts := &statsOptions{}
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "total tokens and cost across sessions, by day, week, month, model, provider, project or session",
@@ -41,13 +63,8 @@ range. The table ends with the total; --json prints {by, rows, total,
 repeated} and --csv one line per row, the total last.
 
 ` + helpReadFailures,
-		Flags: append([]cli.Flag{
-			choiceFlag("by", "group by `WHAT`: "+strings.Join(statsGroupings(), ", "), statsGroupings(), string(stats.ByDay), nil),
-			&cli.BoolFlag{Name: "json", Usage: "print the report as JSON"},
-			&cli.BoolFlag{Name: "csv", Usage: "print the report as CSV"},
-			&cli.BoolFlag{Name: "per-file", Usage: "count each file's entries as Pi's /session does, copies in other files again"},
-		}, timeFlags()...),
-		Action: func(c *cli.Context) error { return runStats(c, e) },
+		Flags:  opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error { return runStats(c, e, opts) }),
 	}
 }
 
@@ -60,13 +77,8 @@ func statsGroupings() []string {
 	return names
 }
 
-func runStats(c *cli.Context, e *env) error {
-	by, err := stats.ParseBy(c.String("by"))
-	if err != nil {
-		return usagef("--by: %s (want %s)", err, strings.Join(statsGroupings(), ", "))
-	}
-	opts := stats.Options{By: by, Stdin: e.stdin, PerFile: c.Bool("per-file")}
-	opts.Since, opts.Until = timeRange(c)
+func runStats(c *cli.Context, e *env, o *statsOptions) error {
+	opts := stats.Options{By: stats.By(o.by), Stdin: e.stdin, PerFile: o.perFile, Since: o.since, Until: o.until}
 	files, rf, err := sessionPaths(e, c.Args().Slice())
 	if err != nil {
 		return err
@@ -78,21 +90,21 @@ func runStats(c *cli.Context, e *env) error {
 	for _, f := range failed {
 		rf.note(f.File, f.Err)
 	}
-	if err := writeStats(c, e, rep); err != nil {
+	if err := writeStats(e, o, rep); err != nil {
 		return err
 	}
 	return rf.err()
 }
 
-func writeStats(c *cli.Context, e *env, rep *stats.Report) error {
+func writeStats(e *env, o *statsOptions, rep *stats.Report) error {
 	switch {
-	case c.Bool("json"):
+	case o.json:
 		b, err := jsonout.Marshal(rep)
 		if err != nil {
 			return err
 		}
 		return writeJSONLine(e, b)
-	case c.Bool("csv"):
+	case o.csv:
 		return writeStatsCSV(e.stdout, rep)
 	}
 	return writeStatsTable(e.stdout, rep)

@@ -15,7 +15,26 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// treeOptions are tree's flags.
+type treeOptions struct {
+	json, ids  bool
+	width      int
+	widthGiven bool // --width was given: the terminal's width is not used
+}
+
+func (o *treeOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON", Destination: &o.json},
+		&cli.IntFlag{Name: "width", Usage: "clip previews so rows fit `N` columns (0: no limit)", DefaultText: "the terminal's width",
+			Destination: &o.width, Action: func(*cli.Context, int) error { o.widthGiven = true; return nil }},
+		&cli.BoolFlag{Name: "ids", Usage: "show each entry's id", Destination: &o.ids},
+	}
+}
+
+func (o *treeOptions) validate() error { return nil }
+
 func treeCommand(e *env) *cli.Command {
+	opts := &treeOptions{}
 	return &cli.Command{
 		Name:      "tree",
 		Usage:     "draw the session tree: roles, previews, labels, the active leaf",
@@ -33,12 +52,8 @@ fork --at take.
 type, depth, label and children, depth-first, siblings oldest first.
 
 ` + helpReadOneFile,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the rows as JSON"},
-			&cli.IntFlag{Name: "width", Usage: "clip previews so rows fit `N` columns (0: no limit)", DefaultText: "the terminal's width"},
-			&cli.BoolFlag{Name: "ids", Usage: "show each entry's id"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			file, err := oneFile(c)
 			if err != nil {
 				return err
@@ -48,19 +63,19 @@ type, depth, label and children, depth-first, siblings oldest first.
 				if err != nil {
 					return err
 				}
-				if c.Bool("json") {
+				if opts.json {
 					if piTreeNeeded(ix) {
 						return writePiTreeJSON(e.stdout, ix)
 					}
 					return writeTreeJSON(e.stdout, ix, tree)
 				}
-				width := textout.Width(e.stdout)
-				if c.IsSet("width") {
-					width = c.Int("width")
+				width := opts.width
+				if !opts.widthGiven {
+					width = textout.Width(e.stdout)
 				}
-				return drawTree(e.stdout, ix, tree, treeLayout{width: width, ids: c.Bool("ids")})
+				return drawTree(e.stdout, ix, tree, treeLayout{width: width, ids: opts.ids})
 			})
-		},
+		}),
 	}
 }
 

@@ -15,84 +15,114 @@ import (
 // may belong to a live Pi session.
 const defaultFolderIdle = 10 * time.Minute
 
-// compactFlags are the flags compact and nightly share.
-func compactFlags() []cli.Flag {
+// batchOptions are the flags compact and nightly share: the compactor's
+// settings, the summarizer, and which files are worked on and how many at once.
+type batchOptions struct {
+	settings      compactor.Settings
+	contextWindow int
+	evenIfNotDue  bool
+	summarizer    string
+	instructions  string
+	model         string
+	baseURL       string
+	apiKey        string
+	command       string
+	maxTokens     int
+	timeout       time.Duration
+	retries       int
+	jobs          int
+	minIdle       time.Duration
+	minIdleGiven  bool   // --min-idle was given: named files wait for it too
+	shardText     string // --shard as given
+	shard         shard  // --shard, read by validate
+}
+
+func (o *batchOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "context-window", Value: compactor.DefaultContextWindow, Usage: "the model's context window in `TOKENS`"},
-		&cli.IntFlag{Name: "reserve-tokens", Value: compactor.DefaultSettings.ReserveTokens, Usage: "compact when fewer than `N` tokens of the window are left free"},
-		&cli.IntFlag{Name: "keep-recent-tokens", Value: compactor.DefaultSettings.KeepRecentTokens, Usage: "keep about `N` recent tokens verbatim after the summary"},
-		&cli.BoolFlag{Name: "even-if-not-due", Usage: "compact even when not due"},
-		&cli.StringFlag{Name: "summarizer", Value: "extractive", Usage: "`NAME`: extractive (offline), openai, anthropic or command"},
-		&cli.StringFlag{Name: "instructions", Usage: "extra focus for the summary, as in Pi's /compact `TEXT`"},
-		&cli.StringFlag{Name: "model", Usage: "summarizer `MODEL` (default $OPENAI_MODEL or gpt-4o-mini, $ANTHROPIC_MODEL or claude-sonnet-4-5)"},
-		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (default $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL or the vendor's)"},
-		&cli.StringFlag{Name: "api-key", Usage: "API `KEY` (default $OPENAI_API_KEY or $ANTHROPIC_API_KEY, which keep it out of ps)"},
-		&cli.StringFlag{Name: "command", Usage: "for --summarizer command: a shell `COMMAND` that reads the prompt on stdin and prints the summary", EnvVars: []string{"PITOOL_SUMMARY_COMMAND"}},
-		&cli.IntFlag{Name: "max-tokens", DefaultText: "8192 for anthropic, unset for openai", Usage: "longest summary in `TOKENS`"},
-		&cli.DurationFlag{Name: "timeout", Value: compactor.DefaultTimeout, Usage: "time limit `D` of one summarizer request"},
-		&cli.IntFlag{Name: "retries", Value: compactor.DefaultRetries, Usage: "retry a request `N` times after a network error, 429 or 5xx (with backoff, or the server's Retry-After)"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: min(4, runtime.NumCPU()), DefaultText: "the number of CPUs, at most 4", Usage: "process `N` files at once"},
-		minIdleFlag(),
-		&cli.StringFlag{Name: "shard", Usage: "process only shard `K/N` (0 <= K < N) of the files, split stably by file name"},
+		&cli.IntFlag{Name: "context-window", Value: compactor.DefaultContextWindow, Usage: "the model's context window in `TOKENS`", Destination: &o.contextWindow},
+		&cli.IntFlag{Name: "reserve-tokens", Value: compactor.DefaultSettings.ReserveTokens, Usage: "compact when fewer than `N` tokens of the window are left free", Destination: &o.settings.ReserveTokens},
+		&cli.IntFlag{Name: "keep-recent-tokens", Value: compactor.DefaultSettings.KeepRecentTokens, Usage: "keep about `N` recent tokens verbatim after the summary", Destination: &o.settings.KeepRecentTokens},
+		&cli.BoolFlag{Name: "even-if-not-due", Usage: "compact even when not due", Destination: &o.evenIfNotDue},
+		&cli.StringFlag{Name: "summarizer", Value: "extractive", Usage: "`NAME`: extractive (offline), openai, anthropic or command", Destination: &o.summarizer},
+		&cli.StringFlag{Name: "instructions", Usage: "extra focus for the summary, as in Pi's /compact `TEXT`", Destination: &o.instructions},
+		&cli.StringFlag{Name: "model", Usage: "summarizer `MODEL` (default $OPENAI_MODEL or gpt-4o-mini, $ANTHROPIC_MODEL or claude-sonnet-4-5)", Destination: &o.model},
+		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (default $OPENAI_BASE_URL, $ANTHROPIC_BASE_URL or the vendor's)", Destination: &o.baseURL},
+		&cli.StringFlag{Name: "api-key", Usage: "API `KEY` (default $OPENAI_API_KEY or $ANTHROPIC_API_KEY, which keep it out of ps)", Destination: &o.apiKey},
+		&cli.StringFlag{Name: "command", Usage: "for --summarizer command: a shell `COMMAND` that reads the prompt on stdin and prints the summary", EnvVars: []string{"PITOOL_SUMMARY_COMMAND"}, Destination: &o.command},
+		&cli.IntFlag{Name: "max-tokens", DefaultText: "8192 for anthropic, unset for openai", Usage: "longest summary in `TOKENS`", Destination: &o.maxTokens},
+		&cli.DurationFlag{Name: "timeout", Value: compactor.DefaultTimeout, Usage: "time limit `D` of one summarizer request", Destination: &o.timeout},
+		&cli.IntFlag{Name: "retries", Value: compactor.DefaultRetries, Usage: "retry a request `N` times after a network error, 429 or 5xx (with backoff, or the server's Retry-After)", Destination: &o.retries},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: min(4, runtime.NumCPU()), DefaultText: "the number of CPUs, at most 4", Usage: "process `N` files at once", Destination: &o.jobs},
+		minIdleFlag(&o.minIdle, &o.minIdleGiven),
+		&cli.StringFlag{Name: "shard", Usage: "process only shard `K/N` (0 <= K < N) of the files, split stably by file name", Destination: &o.shardText},
 	}
 }
 
-// minIdleFlag is --min-idle: an age (internal/when), 10m unless given.
-func minIdleFlag() cli.Flag {
-	f := ageFlag("min-idle", "skip files modified less than `AGE` ago: they may be live", defaultFolderIdle, nil)
+// validate checks the numbers and reads --shard.
+func (o *batchOptions) validate() (err error) {
+	if o.contextWindow <= 0 || o.settings.ReserveTokens < 0 || o.settings.KeepRecentTokens < 0 {
+		return usagef("--context-window must be positive and token counts not negative")
+	}
+	if o.jobs < 1 {
+		return usagef("-j must be at least 1, not %d", o.jobs)
+	}
+	o.shard, err = parseShard(o.shardText)
+	return err
+}
+
+// minIdleFlag is --min-idle: an age (internal/when), 10m until given, bound
+// to dst; given records that it was given.
+func minIdleFlag(dst *time.Duration, given *bool) cli.Flag {
+	f := ageFlag("min-idle", "skip files modified less than `AGE` ago: they may be live", defaultFolderIdle, dst)
 	f.DefaultText = "10m for folders, 0 for named files"
+	f.Action = func(*cli.Context, any) error { *given = true; return nil }
 	return f
 }
 
-// compactorOptions reads the shared flags.
-func compactorOptions(c *cli.Context) (compactor.Options, error) {
+// compactorOptions are the compactor's options the flags give.
+func (o *batchOptions) compactorOptions() (compactor.Options, error) {
 	opts := compactor.Options{
-		Settings:      compactor.Settings{ReserveTokens: c.Int("reserve-tokens"), KeepRecentTokens: c.Int("keep-recent-tokens")},
-		ContextWindow: c.Int("context-window"),
-		Force:         c.Bool("even-if-not-due"),
-		Instructions:  c.String("instructions"),
+		Settings:      o.settings,
+		ContextWindow: o.contextWindow,
+		Force:         o.evenIfNotDue,
+		Instructions:  o.instructions,
 	}
-	if opts.ContextWindow <= 0 || opts.ReserveTokens < 0 || opts.KeepRecentTokens < 0 {
-		return opts, usagef("--context-window must be positive and token counts not negative")
-	}
-	if c.Int("jobs") < 1 {
-		return opts, usagef("-j must be at least 1, not %d", c.Int("jobs"))
-	}
-	s, err := newSummarizer(c)
+	s, err := o.newSummarizer()
 	opts.Summarizer = s
 	return opts, err
 }
 
 // newSummarizer builds the summarizer --summarizer names.
-func newSummarizer(c *cli.Context) (compactor.Summarizer, error) {
-	http := compactor.HTTPOptions{Timeout: c.Duration("timeout"), Retries: c.Int("retries")}
-	switch name := c.String("summarizer"); name {
+func (o *batchOptions) newSummarizer() (compactor.Summarizer, error) {
+	http := compactor.HTTPOptions{Timeout: o.timeout, Retries: o.retries}
+	switch o.summarizer {
 	case "extractive":
 		return compactor.Extractive{}, nil
 	case "openai":
-		return &compactor.OpenAI{BaseURL: flagOrEnv(c, "base-url", "OPENAI_BASE_URL", "https://api.openai.com/v1"),
-			Model: flagOrEnv(c, "model", "OPENAI_MODEL", "gpt-4o-mini"), APIKey: flagOrEnv(c, "api-key", "OPENAI_API_KEY", ""),
-			MaxTokens: c.Int("max-tokens"), HTTP: http}, nil
+		return &compactor.OpenAI{BaseURL: orEnv(o.baseURL, "OPENAI_BASE_URL", "https://api.openai.com/v1"),
+			Model: orEnv(o.model, "OPENAI_MODEL", "gpt-4o-mini"), APIKey: orEnv(o.apiKey, "OPENAI_API_KEY", ""),
+			MaxTokens: o.maxTokens, HTTP: http}, nil
 	case "anthropic":
-		key := flagOrEnv(c, "api-key", "ANTHROPIC_API_KEY", "")
+		key := orEnv(o.apiKey, "ANTHROPIC_API_KEY", "")
 		if key == "" {
 			return nil, usagef("--summarizer anthropic needs --api-key or $ANTHROPIC_API_KEY")
 		}
-		return &compactor.Anthropic{BaseURL: flagOrEnv(c, "base-url", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
-			Model: flagOrEnv(c, "model", "ANTHROPIC_MODEL", "claude-sonnet-4-5"), APIKey: key, MaxTokens: c.Int("max-tokens"), HTTP: http}, nil
+		return &compactor.Anthropic{BaseURL: orEnv(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+			Model: orEnv(o.model, "ANTHROPIC_MODEL", "claude-sonnet-4-5"), APIKey: key, MaxTokens: o.maxTokens, HTTP: http}, nil
 	case "command":
-		if c.String("command") == "" {
+		if o.command == "" {
 			return nil, usagef("--summarizer command needs --command 'PROGRAM ARGS' (e.g. 'pi -p' or 'ollama run llama3')")
 		}
-		return &compactor.Command{Line: c.String("command")}, nil
+		return &compactor.Command{Line: o.command}, nil
 	default:
-		return nil, usagef("--summarizer must be extractive, openai, anthropic or command, not %q", name)
+		return nil, usagef("--summarizer must be extractive, openai, anthropic or command, not %q", o.summarizer)
 	}
 }
 
-func flagOrEnv(c *cli.Context, flag, env, dflt string) string {
-	if v := c.String(flag); v != "" {
-		return v
+// orEnv returns flag's value if given, else $env's, else dflt.
+func orEnv(flag, env, dflt string) string {
+	if flag != "" {
+		return flag
 	}
 	if v := os.Getenv(env); v != "" {
 		return v

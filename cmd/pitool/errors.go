@@ -70,21 +70,26 @@ func (e *unknownFlagError) ExitCode() int { return exitUsage }
 // Hint names the help of the command used.
 func (e *unknownFlagError) Hint() string { return fmt.Sprintf("run '%s --help'", e.command) }
 
-// unknownCommandError is a command pitool does not have.
+// unknownCommandError is a command pitool does not have, or a subcommand
+// (export's format) its command does not have.
 type unknownCommandError struct {
+	kind    string // what name should have been: "command", "format"
 	name    string
 	suggest string // the nearest command, "" for none
+	parent  string // the command whose commands these are: "pitool", "pitool export"
 }
 
 func (e *unknownCommandError) Error() string {
 	if e.suggest == "" {
-		return fmt.Sprintf("unknown command %q", e.name)
+		return fmt.Sprintf("unknown %s %q", e.kind, e.name)
 	}
-	return fmt.Sprintf("unknown command %q: did you mean %q?", e.name, e.suggest)
+	return fmt.Sprintf("unknown %s %q: did you mean %q?", e.kind, e.name, e.suggest)
 }
 
 // ExitCode is 2: a usage error.
 func (e *unknownCommandError) ExitCode() int { return exitUsage }
 
 // Hint points at the list of commands.
-func (e *unknownCommandError) Hint() string { return "run 'pitool --help' for the list of commands" }
+func (e *unknownCommandError) Hint() string {
+	return fmt.Sprintf("run '%s --help' for the list of %ss", e.parent, e.kind)
+}

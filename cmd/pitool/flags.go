@@ -100,27 +100,15 @@ func (v *ageValue) String() string { return v.text }
 // check reports whether s is an age, without setting anything (checkArgs).
 func (v *ageValue) check(s string) error { _, err := when.ParseAge(s); return err }
 
-// ageFlag is an age flag bound to dst (nil: an age of its own, read with
-// flagAge) holding def until the flag is given; a zero def shows no default.
+// ageFlag is an age flag bound to dst holding def until the flag is given;
+// a zero def shows no default.
 func ageFlag(name, usage string, def time.Duration, dst *time.Duration) *cli.GenericFlag {
-	if dst == nil {
-		dst = new(time.Duration)
-	}
 	*dst = def
 	v := &ageValue{dst: dst}
 	if def != 0 {
 		v.text = when.FormatAge(def)
 	}
 	return &cli.GenericFlag{Name: name, Usage: usage, Value: v}
-}
-
-// flagAge returns the age an ageFlag named name holds in c, for the commands
-// that read their flags from c.
-func flagAge(c *cli.Context, name string) time.Duration {
-	if v, ok := c.Generic(name).(*ageValue); ok {
-		return *v.dst
-	}
-	return 0
 }
 
 // flagTime returns the time a timeFlag named name holds in c (zero for
