@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
-	"github.com/pitool/pitool/internal/parallel"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/internal/textout"
@@ -189,7 +189,7 @@ type lsResult struct {
 // Pi's order: file name descending), and the files that are not sessions.
 // Archived sessions are left out (and counted on stderr) unless opts.all.
 func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
-	files, err := sessionfiles.ExpandEveryPath([]string{dir})
+	files, err := runner.Expand([]string{dir}, runner.ExpandOptions{EveryPath: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,14 +197,9 @@ func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsO
 	results := make([]lsResult, len(files))
 	quiet := *e // per-file damage notes (--tokens) would drown the list; unreadable files get one line below
 	quiet.stderr = io.Discard
-	batch := lsBatch(len(files))
-	err = parallel.Each(c.Context, (len(files)+batch-1)/batch, 0, func() func(k int) {
+	err = runner.Batched(c.Context, len(files), func() func(i int) {
 		var lister jsonl.Lister
-		return func(k int) {
-			for i := k * batch; i < min(len(files), (k+1)*batch); i++ {
-				results[i] = listOne(&quiet, &lister, files[i], opts)
-			}
-		}
+		return func(i int) { results[i] = listOne(&quiet, &lister, files[i].File, opts) }
 	})
 	if err != nil {
 		return nil, nil, err
@@ -233,28 +228,10 @@ func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsO
 
 // sortByNameDescending puts files in Pi's order before the sort by time:
 // file name descending, ties in the walk's order.
-func sortByNameDescending(files []sessionfiles.File) {
-	type named struct {
-		base string
-		file sessionfiles.File
-	}
-	byName := make([]named, len(files))
-	for i, f := range files {
-		byName[i] = named{filepath.Base(f.Path), f}
-	}
-	slices.SortStableFunc(byName, func(a, b named) int { return strings.Compare(b.base, a.base) })
-	for i := range byName {
-		files[i] = byName[i].file
-	}
-}
-
-// lsBatch is how many files a worker takes at a time from a folder of n:
-// one at a time would hand each of 10,000 tiny files from goroutine to
-// goroutine, a wake-up each, while a batch per worker would leave one
-// worker with the last big files; about 64 batches per worker keeps both
-// costs small.
-func lsBatch(n int) int {
-	return max(1, n/(64*parallel.Workers(0)))
+func sortByNameDescending(files []runner.Target) {
+	slices.SortStableFunc(files, func(a, b runner.Target) int {
+		return strings.Compare(filepath.Base(b.Path), filepath.Base(a.Path))
+	})
 }
 
 // noteUnlisted warns about a file ls could not list and returns it when it
