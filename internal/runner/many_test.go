@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-
 )
 
 // TestSort: a FIFO found in a folder is special, a named file is named, the
