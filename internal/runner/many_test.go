@@ -52,3 +52,12 @@ func TestBatched(t *testing.T) {
 		}
 	}
 }
+
+// TestListed: a path is named when the user gave it, and Paths gives the
+// paths back in order.
+func TestListed(t *testing.T) {
+	got := Listed([]string{"d/a.jsonl", "b.jsonl"}, []string{"d", "b.jsonl"})
+	if got[0].Named || !got[1].Named || !slices.Equal(Paths(got), []string{"d/a.jsonl", "b.jsonl"}) {
+		t.Errorf("Listed = %+v", got)
+	}
+}

@@ -189,3 +189,27 @@ func Each[T any](ctx context.Context, targets []T, opts Options, each func(T) er
 	return Run(ctx, targets, opts, func(context.Context, T) error { return nil },
 		func(t T, _ error) error { return each(t) })
 }
+
+// Listed makes a target of each path found by a command's own search
+// (redact --check's files that may hold session lines), named when it is
+// one of args, the paths the user gave.
+func Listed(paths, args []string) []Target {
+	named := make(map[string]bool, len(args))
+	for _, a := range args {
+		named[a] = true
+	}
+	out := make([]Target, len(paths))
+	for i, p := range paths {
+		out[i] = Target{File: sessionfiles.File{Path: p, Named: named[p]}}
+	}
+	return out
+}
+
+// Paths returns the path of each target, in order.
+func Paths(targets []Target) []string {
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		out[i] = t.Path
+	}
+	return out
+}
