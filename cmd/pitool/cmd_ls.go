@@ -20,6 +20,7 @@ import (
 )
 
 func lsCommand(e *env) *cli.Command {
+	opts := &lsOptions{}
 	return &cli.Command{
 		Name:      "ls",
 		Usage:     "list sessions as Pi's /resume does, newest first",
@@ -72,22 +73,10 @@ size and entry count, the fields of pitool info --json with --tokens, and
 Exit status: 0 when the folder was listed (skipped files do not change it);
 2 when DIR is not a folder or does not exist, or a file in it cannot be read
 (permission, I/O error, a corrupt .gz: the list is printed first).`,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show"},
-			&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`"},
-			timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", nil),
-			&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)"},
-			&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models"},
-			&cli.BoolFlag{Name: "flat", Usage: "list newest first, without threading clones and forks under their parent"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("ls takes at most one DIR")
-			}
-			opts, err := lsOptionsOf(c)
-			if err != nil {
-				return err
 			}
 			dir, exists, err := lsFolder(c.Args().First())
 			if err != nil {
@@ -98,11 +87,11 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 			rf := newReadFailures(e)
 			if !exists {
 				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
-			} else if infos, skips, err = listSessions(c, e, rf, dir, opts); err != nil {
+			} else if infos, skips, err = listSessions(c, e, rf, dir, *opts); err != nil {
 				return err
 			}
 			infos = opts.filter(infos)
-			if c.Bool("json") {
+			if opts.json {
 				b, err := marshalRows(lsRows(infos, skips))
 				if err == nil {
 					err = writeJSONLine(e, b)
@@ -110,37 +99,48 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 				if err != nil {
 					return err
 				}
-			} else if err := writeSessionList(e.stdout, infos, skips, dir, opts); err != nil {
+			} else if err := writeSessionList(e.stdout, infos, skips, dir, *opts); err != nil {
 				return err
 			}
 			return rf.err()
-		},
+		}),
 	}
 }
 
 // lsOptions are ls's flags.
 type lsOptions struct {
-	all, tokens bool
-	flat        bool      // no threads: the rows newest first
-	cwd         string    // cleaned absolute path, "" for any
-	since       time.Time // zero for any
-	limit       int       // 0 for all
+	json, all, tokens bool
+	flat              bool      // no threads: the rows newest first
+	cwd               string    // as given; validate makes it a cleaned absolute path ("" for any)
+	since             time.Time // zero for any
+	limit             int       // 0 for all
 }
 
-func lsOptionsOf(c *cli.Context) (lsOptions, error) {
-	o := lsOptions{all: c.Bool("all"), tokens: c.Bool("tokens"), flat: c.Bool("flat"), limit: c.Int("limit")}
+func (o *lsOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array", Destination: &o.json},
+		&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show", Destination: &o.all},
+		&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`", Destination: &o.cwd},
+		timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", &o.since),
+		&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)", Destination: &o.limit},
+		&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models", Destination: &o.tokens},
+		&cli.BoolFlag{Name: "flat", Usage: "list newest first, without threading clones and forks under their parent", Destination: &o.flat},
+	}
+}
+
+func (o *lsOptions) validate() error {
 	if o.limit < 0 {
-		return o, usagef("--limit takes a number of sessions, not %d", o.limit)
+		return usagef("--limit takes a number of sessions, not %d", o.limit)
 	}
-	if cwd := c.String("cwd"); cwd != "" {
-		abs, err := filepath.Abs(cwd)
-		if err != nil {
-			return o, fmt.Errorf("--cwd %s: %w", cwd, err)
-		}
-		o.cwd = abs
+	if o.cwd == "" {
+		return nil
 	}
-	o.since = flagTime(c, "since")
-	return o, nil
+	abs, err := filepath.Abs(o.cwd)
+	if err != nil {
+		return fmt.Errorf("--cwd %s: %w", o.cwd, err)
+	}
+	o.cwd = abs
+	return nil
 }
 
 // keepCwd is Pi's test of a session's cwd against --cwd: a cwd that is set
