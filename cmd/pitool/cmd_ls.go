@@ -298,7 +298,7 @@ func lsRows(infos []lsRow, skips []*jsonl.NotSessionError) []any {
 		rows = append(rows, in)
 	}
 	for _, ns := range skips {
-		rows = append(rows, skippedJSON(ns))
+		rows = append(rows, runner.Skipped(ns).Row)
 	}
 	return rows
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/textout"
@@ -120,10 +119,12 @@ func validateTarget(c *cli.Context, e *env, opts validateOptions, tg runner.Targ
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
 	t.unreadable++
 	e.errorf("%s", fileError(path, err))
-	if opts.json {
-		return writeJSON(e.stdout, map[string]string{"file": path, "error": strings.TrimPrefix(fileError(path, err), path+": ")})
-	}
-	return nil
+	return opts.printer(e).Print(runner.Result{Row: runner.FailedRow{File: path, Error: strings.TrimPrefix(fileError(path, err), path+": ")}})
+}
+
+// printer prints each file's result on stdout.
+func (o validateOptions) printer(e *env) runner.Printer {
+	return runner.Printer{Out: e.stdout, JSON: o.json}
 }
 
 // validateFile validates one target; a special file is not opened.
@@ -145,7 +146,7 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target,
 		if opts.quiet && !opts.json {
 			return nil
 		}
-		return printSkipped(e.stdout, opts.json, ns)
+		return opts.printer(e).Print(runner.Skipped(ns))
 	}
 	t.files++
 	if err != nil {
@@ -157,23 +158,11 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target,
 	if !rep.HasProblems() {
 		t.clean++
 	}
-	if opts.json {
-		return writeJSON(e.stdout, rep)
-	}
+	r := runner.Result{Row: rep}
 	if !opts.quiet {
-		printFindings(e.stdout, rep)
+		r.Text = func(w io.Writer) error { printFindings(w, rep); return nil }
 	}
-	return nil
-}
-
-// writeJSON writes v as one line of JSON.
-func writeJSON(w io.Writer, v any) error {
-	out, err := jsonout.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return opts.printer(e).Print(r)
 }
 
 func printFindings(w io.Writer, rep *repair.Report) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/internal/jsonout"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -267,7 +268,7 @@ func TestMarshalRowsIsOneArray(t *testing.T) {
 		if n%2 == 0 {
 			rows = append(rows, lsRow{Listing: &jsonl.Listing{ID: fmt.Sprint("s", n), Created: &created, FirstMessage: "<a> & \u2028 é"}})
 		} else {
-			rows = append(rows, skippedFile{File: fmt.Sprint("f", n), Skipped: "not a session"})
+			rows = append(rows, runner.SkippedRow{File: fmt.Sprint("f", n), Skipped: "not a session"})
 		}
 	}
 }
