@@ -92,7 +92,7 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 			}
 			infos = opts.filter(infos)
 			if opts.json {
-				b, err := marshalRows(lsRows(infos, skips))
+				b, err := jsonout.MarshalArray(lsRows(infos, skips))
 				if err == nil {
 					err = writeJSONLine(e, b)
 				}
@@ -301,32 +301,6 @@ func lsRows(infos []lsRow, skips []*jsonl.NotSessionError) []any {
 		rows = append(rows, runner.Skipped(ns).Row)
 	}
 	return rows
-}
-
-// marshalRows is jsonout.Marshal of rows, a JSON array, with its two halves
-// encoded at once: encoding 10,000 rows is a tenth of ls's CPU, and it
-// comes after the listing, when the other core has nothing left to do.
-func marshalRows(rows []any) ([]byte, error) {
-	if len(rows) < 2 {
-		return jsonout.Marshal(rows)
-	}
-	half := len(rows) / 2
-	var first []byte
-	var firstErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		first, firstErr = jsonout.Marshal(rows[:half])
-	}()
-	second, err := jsonout.Marshal(rows[half:])
-	<-done
-	if err = errors.Join(firstErr, err); err != nil {
-		return nil, err
-	}
-	joined := make([]byte, 0, len(first)+len(second))
-	joined = append(joined, first[:len(first)-1]...) // without its ']'
-	joined = append(joined, ',')
-	return append(joined, second[1:]...), nil // without its '['
 }
 
 // untitledWidth caps a title when the table has no width to fit (output

@@ -262,7 +262,7 @@ func TestMarshalRowsIsOneArray(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := marshalRows(rows); err != nil || !bytes.Equal(got, whole) {
+		if got, err := jsonout.MarshalArray(rows); err != nil || !bytes.Equal(got, whole) {
 			t.Errorf("%d rows: %s, %v\nwant %s", n, got, err, whole)
 		}
 		if n%2 == 0 {
