@@ -45,7 +45,7 @@ type ExpandOptions struct {
 func Expand(paths []string, opts ExpandOptions) ([]Target, error) {
 	if opts == (ExpandOptions{}) {
 		files, err := sessionfiles.Expand(paths)
-		return Of(files), err
+		return targetsOf(files), err
 	}
 	var out []Target
 	for _, p := range paths {
@@ -71,8 +71,8 @@ func expandOne(path string, everyPath bool) ([]sessionfiles.File, error) {
 	return sessionfiles.Expand([]string{path})
 }
 
-// Of makes a target of each file (Root left empty).
-func Of(files []sessionfiles.File) []Target {
+// targetsOf makes a target of each file (Root left empty).
+func targetsOf(files []sessionfiles.File) []Target {
 	out := make([]Target, len(files))
 	for i, f := range files {
 		out[i] = Target{File: f}
