@@ -69,9 +69,9 @@ Exit status: 0 clean (info notes at most), 1 errors or warnings found,
 
 // validateTally counts what a validate run found.
 type validateTally struct {
-	files, clean, unreadable int
-	skipped                  int // files in folders that are not Pi sessions
-	counts                   map[repair.Severity]int
+	runner.Tally
+	clean  int
+	counts map[repair.Severity]int
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
@@ -86,12 +86,12 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	}
 	printValidateSummary(e, opts, t)
 	switch {
-	case t.files == 0 && t.skipped == 0:
+	case t.Files == 0 && t.Skipped == 0:
 		return noFilesError(paths)
-	case t.unreadable > 0 && t.files == 1:
+	case t.Failed > 0 && t.Files == 1:
 		return errReported
-	case t.unreadable > 0:
-		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
+	case t.Failed > 0:
+		return fmt.Errorf("%d of %d files could not be read", t.Failed, t.Files)
 	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
 		return &findingsError{"findings"}
 	}
@@ -110,14 +110,14 @@ func validateRun(e *env, opts validateOptions) runner.Options {
 
 func validateTarget(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
 	if tg.Err != nil {
-		t.files++
+		t.Files++
 		return noteUnreadable(e, opts, tg.Path, tg.Err, t)
 	}
 	return validateOne(c, e, opts, tg, t)
 }
 
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
-	t.unreadable++
+	t.Failed++
 	e.errorf("%s", fileError(path, err))
 	return opts.printer(e).Print(runner.Result{Row: runner.FailedRow{File: path, Error: strings.TrimPrefix(fileError(path, err), path+": ")}})
 }
@@ -142,13 +142,13 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target,
 		return c.Context.Err()
 	}
 	if ns, ok := jsonl.IsNotSession(err); ok && !tg.Named {
-		t.skipped++
+		t.Skipped++
 		if opts.quiet && !opts.json {
 			return nil
 		}
 		return opts.printer(e).Print(runner.Skipped(ns))
 	}
-	t.files++
+	t.Files++
 	if err != nil {
 		return noteUnreadable(e, opts, path, err, t)
 	}
@@ -180,14 +180,10 @@ func printValidateSummary(e *env, opts validateOptions, t validateTally) {
 	if opts.json {
 		w = e.stderr
 	}
-	skipped := ""
-	if t.skipped > 0 {
-		skipped = fmt.Sprintf("; %d skipped: not Pi sessions", t.skipped)
-	}
 	fmt.Fprintf(w, "%s checked: %d clean, %d with findings, %d unreadable (%s, %s, %s)%s\n",
-		textout.Count(t.files, "file"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
+		textout.Count(t.Files, "file"), t.clean, t.Files-t.clean-t.Failed, t.Failed,
 		textout.Count(t.counts[repair.SevError], "error"), textout.Count(t.counts[repair.SevWarning], "warning"),
-		textout.Count(t.counts[repair.SevInfo], "note"), skipped)
+		textout.Count(t.counts[repair.SevInfo], "note"), t.SkippedNote())
 }
 
 // errNoFiles is returned when folders held no session files.

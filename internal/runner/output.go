@@ -72,3 +72,19 @@ type FailedRow struct {
 	Error string `json:"error"` // what went wrong, without the file's name
 	File  string `json:"file"`
 }
+
+// Tally counts a run's files for the summary line at its end.
+type Tally struct {
+	Files   int // files worked on, unreadable ones included
+	Failed  int // files that could not be read
+	Skipped int // files found in folders that are not Pi sessions, left alone
+}
+
+// SkippedNote is the summary line's note of the skipped files, with the
+// reason: "; N skipped: not Pi sessions", or "" when none was.
+func (t Tally) SkippedNote() string {
+	if t.Skipped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d skipped: not Pi sessions", t.Skipped)
+}

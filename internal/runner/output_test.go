@@ -33,3 +33,14 @@ func TestPrinter(t *testing.T) {
 		t.Errorf("a result without a row printed %q with JSON (%v)", b.String(), err)
 	}
 }
+
+// TestSkippedNote: the note counts the skipped files and says why, and is
+// empty when none was skipped.
+func TestSkippedNote(t *testing.T) {
+	if got := (Tally{Files: 3}).SkippedNote(); got != "" {
+		t.Errorf("no skips: %q", got)
+	}
+	if got, want := (Tally{Files: 3, Skipped: 2}).SkippedNote(), "; 2 skipped: not Pi sessions"; got != want {
+		t.Errorf("SkippedNote = %q, want %q", got, want)
+	}
+}
