@@ -29,18 +29,12 @@ func sessionPaths(e *env, paths []string) ([]string, *readFailures, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rf := newReadFailures(e)
-	var out []string
-	for _, f := range files {
-		if ns := f.NotRegular(); ns != nil {
-			rf.note(f.Path, ns)
-			continue
-		}
-		if f.Named {
-			rf.named[f.Path] = true
-		}
-		out = append(out, f.Path)
+	sorted := runner.Sort(files)
+	rf := newReadFailures(e, sorted.Named...)
+	for _, ns := range sorted.Special {
+		rf.note(ns.File, ns)
 	}
+	out := sorted.Paths
 	if len(out) == 0 && rf.failed == 0 {
 		return nil, nil, noFilesError(paths)
 	}

@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/termtext"
@@ -110,8 +109,8 @@ func printInfoPath(c *cli.Context, e *env, rf *readFailures, path string, asJSON
 		if r.err == nil {
 			return printInfo(e, r.info, asJSON)
 		}
-		if ns := rf.note(f.Path, r.err); ns != nil && asJSON {
-			return printJSONRow(e, skippedJSON(ns))
+		if ns := rf.note(f.Path, r.err); ns != nil {
+			return runner.Printer{Out: e.stdout, JSON: asJSON}.Print(runner.Result{Row: runner.Skipped(ns).Row})
 		}
 		return nil
 	})
@@ -132,19 +131,10 @@ func sessionInfo(e *env, file string) (*jsonl.Info, error) {
 }
 
 func printInfo(e *env, info *jsonl.Info, asJSON bool) error {
-	if asJSON {
-		return printJSONRow(e, info)
-	}
-	return writeInfoText(e.stdout, info)
-}
-
-// printJSONRow prints v as one line of JSON.
-func printJSONRow(e *env, v any) error {
-	b, err := jsonout.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return writeJSONLine(e, b)
+	return runner.Printer{Out: e.stdout, JSON: asJSON}.Print(runner.Result{
+		Row:  info,
+		Text: func(w io.Writer) error { return writeInfoText(w, info) },
+	})
 }
 
 func writeInfoText(w io.Writer, in *jsonl.Info) error {

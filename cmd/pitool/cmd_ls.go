@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
-	"github.com/pitool/pitool/internal/parallel"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/sessionfiles"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/internal/textout"
@@ -20,6 +20,7 @@ import (
 )
 
 func lsCommand(e *env) *cli.Command {
+	opts := &lsOptions{}
 	return &cli.Command{
 		Name:      "ls",
 		Usage:     "list sessions as Pi's /resume does, newest first",
@@ -72,22 +73,10 @@ size and entry count, the fields of pitool info --json with --tokens, and
 Exit status: 0 when the folder was listed (skipped files do not change it);
 2 when DIR is not a folder or does not exist, or a file in it cannot be read
 (permission, I/O error, a corrupt .gz: the list is printed first).`,
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print a JSON array"},
-			&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show"},
-			&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`"},
-			timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", nil),
-			&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)"},
-			&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models"},
-			&cli.BoolFlag{Name: "flat", Usage: "list newest first, without threading clones and forks under their parent"},
-		},
-		Action: func(c *cli.Context) error {
+		Flags: opts.flags(),
+		Action: withOptions(opts, func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usagef("ls takes at most one DIR")
-			}
-			opts, err := lsOptionsOf(c)
-			if err != nil {
-				return err
 			}
 			dir, exists, err := lsFolder(c.Args().First())
 			if err != nil {
@@ -98,49 +87,60 @@ Exit status: 0 when the folder was listed (skipped files do not change it);
 			rf := newReadFailures(e)
 			if !exists {
 				e.warningf("%s: no such folder (%s): Pi has saved no session there yet", dir, sessionfiles.AgentDirSource())
-			} else if infos, skips, err = listSessions(c, e, rf, dir, opts); err != nil {
+			} else if infos, skips, err = listSessions(c, e, rf, dir, *opts); err != nil {
 				return err
 			}
 			infos = opts.filter(infos)
-			if c.Bool("json") {
-				b, err := marshalRows(lsRows(infos, skips))
+			if opts.json {
+				b, err := jsonout.MarshalArray(lsRows(infos, skips))
 				if err == nil {
 					err = writeJSONLine(e, b)
 				}
 				if err != nil {
 					return err
 				}
-			} else if err := writeSessionList(e.stdout, infos, skips, dir, opts); err != nil {
+			} else if err := writeSessionList(e.stdout, infos, skips, dir, *opts); err != nil {
 				return err
 			}
 			return rf.err()
-		},
+		}),
 	}
 }
 
 // lsOptions are ls's flags.
 type lsOptions struct {
-	all, tokens bool
-	flat        bool      // no threads: the rows newest first
-	cwd         string    // cleaned absolute path, "" for any
-	since       time.Time // zero for any
-	limit       int       // 0 for all
+	json, all, tokens bool
+	flat              bool      // no threads: the rows newest first
+	cwd               string    // as given; validate makes it a cleaned absolute path ("" for any)
+	since             time.Time // zero for any
+	limit             int       // 0 for all
 }
 
-func lsOptionsOf(c *cli.Context) (lsOptions, error) {
-	o := lsOptions{all: c.Bool("all"), tokens: c.Bool("tokens"), flat: c.Bool("flat"), limit: c.Int("limit")}
+func (o *lsOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array", Destination: &o.json},
+		&cli.BoolFlag{Name: "all", Aliases: []string{"a"}, Usage: "list archived (compressed) sessions too, which Pi's /resume does not show", Destination: &o.all},
+		&cli.StringFlag{Name: "cwd", Usage: "list only sessions whose working folder is `DIR`", Destination: &o.cwd},
+		timeFlag("since", "list only sessions active since `WHEN` (an age: 90m, 36h, 7d; a date or an ISO time)", &o.since),
+		&cli.IntFlag{Name: "limit", Usage: "print only the `N` newest sessions (0: all)", Destination: &o.limit},
+		&cli.BoolFlag{Name: "tokens", Usage: "index each session and add leaves, context tokens, token and cost totals, models", Destination: &o.tokens},
+		&cli.BoolFlag{Name: "flat", Usage: "list newest first, without threading clones and forks under their parent", Destination: &o.flat},
+	}
+}
+
+func (o *lsOptions) validate() error {
 	if o.limit < 0 {
-		return o, usagef("--limit takes a number of sessions, not %d", o.limit)
+		return usagef("--limit takes a number of sessions, not %d", o.limit)
 	}
-	if cwd := c.String("cwd"); cwd != "" {
-		abs, err := filepath.Abs(cwd)
-		if err != nil {
-			return o, fmt.Errorf("--cwd %s: %w", cwd, err)
-		}
-		o.cwd = abs
+	if o.cwd == "" {
+		return nil
 	}
-	o.since = flagTime(c, "since")
-	return o, nil
+	abs, err := filepath.Abs(o.cwd)
+	if err != nil {
+		return fmt.Errorf("--cwd %s: %w", o.cwd, err)
+	}
+	o.cwd = abs
+	return nil
 }
 
 // keepCwd is Pi's test of a session's cwd against --cwd: a cwd that is set
@@ -189,7 +189,7 @@ type lsResult struct {
 // Pi's order: file name descending), and the files that are not sessions.
 // Archived sessions are left out (and counted on stderr) unless opts.all.
 func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsOptions) ([]lsRow, []*jsonl.NotSessionError, error) {
-	files, err := sessionfiles.ExpandEveryPath([]string{dir})
+	files, err := runner.Expand([]string{dir}, runner.ExpandOptions{EveryPath: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -197,14 +197,9 @@ func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsO
 	results := make([]lsResult, len(files))
 	quiet := *e // per-file damage notes (--tokens) would drown the list; unreadable files get one line below
 	quiet.stderr = io.Discard
-	batch := lsBatch(len(files))
-	err = parallel.Each(c.Context, (len(files)+batch-1)/batch, 0, func() func(k int) {
+	err = runner.Batched(c.Context, len(files), func() func(i int) {
 		var lister jsonl.Lister
-		return func(k int) {
-			for i := k * batch; i < min(len(files), (k+1)*batch); i++ {
-				results[i] = listOne(&quiet, &lister, files[i], opts)
-			}
-		}
+		return func(i int) { results[i] = listOne(&quiet, &lister, files[i].File, opts) }
 	})
 	if err != nil {
 		return nil, nil, err
@@ -233,28 +228,10 @@ func listSessions(c *cli.Context, e *env, rf *readFailures, dir string, opts lsO
 
 // sortByNameDescending puts files in Pi's order before the sort by time:
 // file name descending, ties in the walk's order.
-func sortByNameDescending(files []sessionfiles.File) {
-	type named struct {
-		base string
-		file sessionfiles.File
-	}
-	byName := make([]named, len(files))
-	for i, f := range files {
-		byName[i] = named{filepath.Base(f.Path), f}
-	}
-	slices.SortStableFunc(byName, func(a, b named) int { return strings.Compare(b.base, a.base) })
-	for i := range byName {
-		files[i] = byName[i].file
-	}
-}
-
-// lsBatch is how many files a worker takes at a time from a folder of n:
-// one at a time would hand each of 10,000 tiny files from goroutine to
-// goroutine, a wake-up each, while a batch per worker would leave one
-// worker with the last big files; about 64 batches per worker keeps both
-// costs small.
-func lsBatch(n int) int {
-	return max(1, n/(64*parallel.Workers(0)))
+func sortByNameDescending(files []runner.Target) {
+	slices.SortStableFunc(files, func(a, b runner.Target) int {
+		return strings.Compare(filepath.Base(b.Path), filepath.Base(a.Path))
+	})
 }
 
 // noteUnlisted warns about a file ls could not list and returns it when it
@@ -321,35 +298,9 @@ func lsRows(infos []lsRow, skips []*jsonl.NotSessionError) []any {
 		rows = append(rows, in)
 	}
 	for _, ns := range skips {
-		rows = append(rows, skippedJSON(ns))
+		rows = append(rows, runner.Skipped(ns).Row)
 	}
 	return rows
-}
-
-// marshalRows is jsonout.Marshal of rows, a JSON array, with its two halves
-// encoded at once: encoding 10,000 rows is a tenth of ls's CPU, and it
-// comes after the listing, when the other core has nothing left to do.
-func marshalRows(rows []any) ([]byte, error) {
-	if len(rows) < 2 {
-		return jsonout.Marshal(rows)
-	}
-	half := len(rows) / 2
-	var first []byte
-	var firstErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		first, firstErr = jsonout.Marshal(rows[:half])
-	}()
-	second, err := jsonout.Marshal(rows[half:])
-	<-done
-	if err = errors.Join(firstErr, err); err != nil {
-		return nil, err
-	}
-	joined := make([]byte, 0, len(first)+len(second))
-	joined = append(joined, first[:len(first)-1]...) // without its ']'
-	joined = append(joined, ',')
-	return append(joined, second[1:]...), nil // without its '['
 }
 
 // untitledWidth caps a title when the table has no width to fit (output

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,11 +145,9 @@ func runRedact(ctx context.Context, e *env, opts redactOptions, args []string) (
 	if len(files) == 0 {
 		return noFilesError(args)
 	}
-	for _, f := range files {
-		mask.add(f.Path)
-	}
+	mask.add(runner.Paths(files)...)
 	rep := newRedactReport(e, opts)
-	err = runner.Each(ctx, runner.Of(files), runner.Options{Progress: e.stderr, Label: "redact"}, func(t runner.Target) error {
+	err = runner.Each(ctx, files, runner.Options{Progress: e.stderr, Label: "redact"}, func(t runner.Target) error {
 		return redactTarget(ctx, e, r, mask, opts, args, t.File, rep)
 	})
 	if err != nil {
@@ -201,38 +200,33 @@ func maskedError(path, name string, err error) error {
 // redactInputs lists the files to read: for --check, every file that may
 // hold session lines (backups and quarantines included, see
 // redact.CheckFiles); otherwise the session files.
-func redactInputs(opts redactOptions, args []string) ([]sessionfiles.File, error) {
+func redactInputs(opts redactOptions, args []string) ([]runner.Target, error) {
 	if !opts.check {
-		return sessionfiles.Expand(args)
+		return runner.Expand(args, runner.ExpandOptions{})
 	}
 	paths, err := redact.CheckFiles(args)
 	if err != nil {
 		return nil, err
 	}
-	files := make([]sessionfiles.File, len(paths))
-	for i, p := range paths {
-		files[i] = sessionfiles.File{Path: p, Named: contains(args, p)}
-	}
-	return files, nil
+	return runner.Listed(paths, args), nil
 }
 
 // warnUnredacted names the files under the folders in args that may hold
 // session lines (backups, quarantines), were not redacted in place, and
 // still hold secrets.
-func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, args []string, done []sessionfiles.File) {
+func warnUnredacted(ctx context.Context, e *env, r *redact.Redactor, mask *pathMask, args []string, done []runner.Target) {
 	all, err := redact.CheckFiles(args)
 	if err != nil {
 		return
 	}
-	redacted := map[string]bool{}
-	for _, f := range done {
-		redacted[f.Path] = true
-	}
+	redacted := runner.Paths(done)
+	slices.Sort(redacted)
+	all = slices.DeleteFunc(all, func(p string) bool {
+		_, found := slices.BinarySearch(redacted, p)
+		return found
+	})
 	left := 0
 	_ = runner.Each(ctx, all, runner.Options{}, func(p string) error {
-		if redacted[p] {
-			return nil
-		}
 		switch st, err := r.RedactFile(ctx, p, nil, nil, nil); {
 		case err != nil:
 			e.warningf("%s may hold session lines and could not be checked", mask.name(p))
@@ -373,15 +367,11 @@ func outputPath(out string, args []string, f sessionfiles.File, mask *pathMask) 
 
 // inputPaths lists every input file, so that no output overwrites one.
 func inputPaths(args []string) []string {
-	files, err := sessionfiles.Expand(args)
+	files, err := runner.Expand(args, runner.ExpandOptions{})
 	if err != nil {
 		return args
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.Path
-	}
-	return paths
+	return runner.Paths(files)
 }
 
 func isDir(path string) bool {

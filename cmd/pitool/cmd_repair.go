@@ -162,7 +162,7 @@ func reportRepair(e *env, opts repairOptions, res *repair.Result) error {
 		w = e.stdout
 	}
 	if opts.json {
-		return writeJSON(w, res)
+		return runner.Printer{Out: w, JSON: true}.Print(runner.Result{Row: res})
 	}
 	printRepair(w, opts, res)
 	return nil

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/progress"
 	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/textout"
@@ -70,9 +69,9 @@ Exit status: 0 clean (info notes at most), 1 errors or warnings found,
 
 // validateTally counts what a validate run found.
 type validateTally struct {
-	files, clean, unreadable int
-	skipped                  int // files in folders that are not Pi sessions
-	counts                   map[repair.Severity]int
+	runner.Tally
+	clean  int
+	counts map[repair.Severity]int
 }
 
 func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) error {
@@ -87,12 +86,12 @@ func runValidate(c *cli.Context, e *env, opts validateOptions, paths []string) e
 	}
 	printValidateSummary(e, opts, t)
 	switch {
-	case t.files == 0 && t.skipped == 0:
+	case t.Files == 0 && t.Skipped == 0:
 		return noFilesError(paths)
-	case t.unreadable > 0 && t.files == 1:
+	case t.Failed > 0 && t.Files == 1:
 		return errReported
-	case t.unreadable > 0:
-		return fmt.Errorf("%d of %d files could not be read", t.unreadable, t.files)
+	case t.Failed > 0:
+		return fmt.Errorf("%d of %d files could not be read", t.Failed, t.Files)
 	case t.counts[repair.SevError]+t.counts[repair.SevWarning] > 0:
 		return &findingsError{"findings"}
 	}
@@ -111,19 +110,21 @@ func validateRun(e *env, opts validateOptions) runner.Options {
 
 func validateTarget(c *cli.Context, e *env, opts validateOptions, tg runner.Target, t *validateTally) error {
 	if tg.Err != nil {
-		t.files++
+		t.Files++
 		return noteUnreadable(e, opts, tg.Path, tg.Err, t)
 	}
 	return validateOne(c, e, opts, tg, t)
 }
 
 func noteUnreadable(e *env, opts validateOptions, path string, err error, t *validateTally) error {
-	t.unreadable++
+	t.Failed++
 	e.errorf("%s", fileError(path, err))
-	if opts.json {
-		return writeJSON(e.stdout, map[string]string{"file": path, "error": strings.TrimPrefix(fileError(path, err), path+": ")})
-	}
-	return nil
+	return opts.printer(e).Print(runner.Result{Row: runner.FailedRow{File: path, Error: strings.TrimPrefix(fileError(path, err), path+": ")}})
+}
+
+// printer prints each file's result on stdout.
+func (o validateOptions) printer(e *env) runner.Printer {
+	return runner.Printer{Out: e.stdout, JSON: o.json}
 }
 
 // validateFile validates one target; a special file is not opened.
@@ -141,13 +142,13 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target,
 		return c.Context.Err()
 	}
 	if ns, ok := jsonl.IsNotSession(err); ok && !tg.Named {
-		t.skipped++
+		t.Skipped++
 		if opts.quiet && !opts.json {
 			return nil
 		}
-		return printSkipped(e.stdout, opts.json, ns)
+		return opts.printer(e).Print(runner.Skipped(ns))
 	}
-	t.files++
+	t.Files++
 	if err != nil {
 		return noteUnreadable(e, opts, path, err, t)
 	}
@@ -157,23 +158,11 @@ func validateOne(c *cli.Context, e *env, opts validateOptions, tg runner.Target,
 	if !rep.HasProblems() {
 		t.clean++
 	}
-	if opts.json {
-		return writeJSON(e.stdout, rep)
-	}
+	r := runner.Result{Row: rep}
 	if !opts.quiet {
-		printFindings(e.stdout, rep)
+		r.Text = func(w io.Writer) error { printFindings(w, rep); return nil }
 	}
-	return nil
-}
-
-// writeJSON writes v as one line of JSON.
-func writeJSON(w io.Writer, v any) error {
-	out, err := jsonout.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(out, '\n'))
-	return err
+	return opts.printer(e).Print(r)
 }
 
 func printFindings(w io.Writer, rep *repair.Report) {
@@ -191,14 +180,10 @@ func printValidateSummary(e *env, opts validateOptions, t validateTally) {
 	if opts.json {
 		w = e.stderr
 	}
-	skipped := ""
-	if t.skipped > 0 {
-		skipped = fmt.Sprintf("; %d skipped: not Pi sessions", t.skipped)
-	}
 	fmt.Fprintf(w, "%s checked: %d clean, %d with findings, %d unreadable (%s, %s, %s)%s\n",
-		textout.Count(t.files, "file"), t.clean, t.files-t.clean-t.unreadable, t.unreadable,
+		textout.Count(t.Files, "file"), t.clean, t.Files-t.clean-t.Failed, t.Failed,
 		textout.Count(t.counts[repair.SevError], "error"), textout.Count(t.counts[repair.SevWarning], "warning"),
-		textout.Count(t.counts[repair.SevInfo], "note"), skipped)
+		textout.Count(t.counts[repair.SevInfo], "note"), t.SkippedNote())
 }
 
 // errNoFiles is returned when folders held no session files.

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/pitool/pitool/compactor"
 	"github.com/pitool/pitool/internal/runner"
-	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -15,25 +12,7 @@ import (
 // (see jsonl's package doc) as skipped, with the reason, and change nothing
 // in it. A file the user named is an error instead, exit 2.
 
-// printSkipped writes the line (or, asJSON, the object) that lists a file
-// skipped because it is not a Pi session.
-func printSkipped(w io.Writer, asJSON bool, ns *jsonl.NotSessionError) error {
-	if asJSON {
-		return writeJSON(w, skippedJSON(ns))
-	}
-	_, err := fmt.Fprintln(w, termtext.Visible(ns.File+": skipped: "+ns.Describe()))
-	return err
-}
-
-// skippedFile is the JSON form of a skipped file.
-type skippedFile struct {
-	File    string `json:"file"`
-	Skipped string `json:"skipped"`
-}
-
-func skippedJSON(ns *jsonl.NotSessionError) skippedFile {
-	return skippedFile{File: ns.File, Skipped: ns.Describe()}
-}
+// Such a file is printed as runner.Skipped prints it.
 
 // noteSkipped tells the user on stderr that a file was left alone.
 func noteSkipped(e *env, ns *jsonl.NotSessionError) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pitool/pitool/bench/gen"
 	"github.com/pitool/pitool/internal/jsonout"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/pitool/pitool/internal/testref"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -261,13 +262,13 @@ func TestMarshalRowsIsOneArray(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := marshalRows(rows); err != nil || !bytes.Equal(got, whole) {
+		if got, err := jsonout.MarshalArray(rows); err != nil || !bytes.Equal(got, whole) {
 			t.Errorf("%d rows: %s, %v\nwant %s", n, got, err, whole)
 		}
 		if n%2 == 0 {
 			rows = append(rows, lsRow{Listing: &jsonl.Listing{ID: fmt.Sprint("s", n), Created: &created, FirstMessage: "<a> & \u2028 é"}})
 		} else {
-			rows = append(rows, skippedFile{File: fmt.Sprint("f", n), Skipped: "not a session"})
+			rows = append(rows, runner.SkippedRow{File: fmt.Sprint("f", n), Skipped: "not a session"})
 		}
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pitool/pitool/internal/jsonout"
 	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/safefile"
@@ -137,11 +138,7 @@ func runNightlyWorker(ctx context.Context, e *env, run *nightlyRun) error {
 			r = r.did(actSkipped, fmt.Sprintf("%s, whom nightly runs as for this file, may not: %s; left alone",
 				whoIs(uid), r.detail))
 		}
-		line, err := json.Marshal(resultOf(i, r))
-		if err == nil {
-			_, err = e.stdout.Write(append(line, '\n'))
-		}
-		if err != nil && werr == nil {
+		if err := jsonout.Write(e.stdout, resultOf(i, r)); err != nil && werr == nil {
 			werr = err
 		}
 	})
@@ -256,7 +253,7 @@ func runWorker(ctx context.Context, e *env, run *nightlyRun, g *workerGroup, sta
 			req.Files[k].Root = t.root
 		}
 	}
-	body, err := json.Marshal(req)
+	body, err := jsonout.Marshal(req)
 	if err != nil {
 		panic(err) // strings and numbers
 	}

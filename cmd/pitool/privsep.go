@@ -25,7 +25,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -504,7 +503,7 @@ func writesOf(c *cli.Context) []string {
 		}
 		return nil
 	}
-	inputs := func() []string { return expandFolders(c.Args().Slice()) }
+	inputs := func() []string { return sessionfiles.Reach(c.Context, c.Args().Slice()) }
 	switch name {
 	case "repair":
 		if c.Bool("dry-run") {
@@ -547,32 +546,6 @@ func writesOf(c *cli.Context) []string {
 		}
 	}
 	return nil
-}
-
-// expandFolders lists paths with each folder replaced by itself and the files
-// found in it: a root-owned folder may hold files of several users.
-func expandFolders(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if p == "-" {
-			continue
-		}
-		if r, err := sessionfiles.Resolve(context.Background(), p, sessionfiles.RefOptions{}); err == nil {
-			p = r // a session named by id is written where its file is
-		}
-		out = append(out, p)
-		if info, err := os.Stat(p); err != nil || !info.IsDir() {
-			continue
-		}
-		files, err := sessionfiles.Expand([]string{p})
-		if err != nil {
-			continue
-		}
-		for _, f := range files {
-			out = append(out, f.Path)
-		}
-	}
-	return slices.Compact(out)
 }
 
 // readLines calls line for each line of r, each at most max bytes (a longer

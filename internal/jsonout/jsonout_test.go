@@ -30,3 +30,19 @@ func TestMarshalRefusesWhatJSONCannotHold(t *testing.T) {
 		t.Error("Marshal(chan) succeeded")
 	}
 }
+
+// TestMarshalArrayIsMarshal: the two halves join into the bytes of the
+// array encoded whole, for every length up to a few.
+func TestMarshalArrayIsMarshal(t *testing.T) {
+	var rows []any
+	for n := range 6 {
+		whole, err := Marshal(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := MarshalArray(rows); err != nil || !bytes.Equal(got, whole) {
+			t.Errorf("%d rows: %s, %v; want %s", n, got, err, whole)
+		}
+		rows = append(rows, map[string]any{"i": n, "s": "<&>"})
+	}
+}

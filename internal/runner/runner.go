@@ -45,7 +45,7 @@ type ExpandOptions struct {
 func Expand(paths []string, opts ExpandOptions) ([]Target, error) {
 	if opts == (ExpandOptions{}) {
 		files, err := sessionfiles.Expand(paths)
-		return Of(files), err
+		return targetsOf(files), err
 	}
 	var out []Target
 	for _, p := range paths {
@@ -71,8 +71,8 @@ func expandOne(path string, everyPath bool) ([]sessionfiles.File, error) {
 	return sessionfiles.Expand([]string{path})
 }
 
-// Of makes a target of each file (Root left empty).
-func Of(files []sessionfiles.File) []Target {
+// targetsOf makes a target of each file (Root left empty).
+func targetsOf(files []sessionfiles.File) []Target {
 	out := make([]Target, len(files))
 	for i, f := range files {
 		out[i] = Target{File: f}
@@ -188,4 +188,28 @@ func runInOrder[T, R any](ctx context.Context, targets []T, bar *progress.Bar, w
 func Each[T any](ctx context.Context, targets []T, opts Options, each func(T) error) error {
 	return Run(ctx, targets, opts, func(context.Context, T) error { return nil },
 		func(t T, _ error) error { return each(t) })
+}
+
+// Listed makes a target of each path found by a command's own search
+// (redact --check's files that may hold session lines), named when it is
+// one of args, the paths the user gave.
+func Listed(paths, args []string) []Target {
+	named := make(map[string]bool, len(args))
+	for _, a := range args {
+		named[a] = true
+	}
+	out := make([]Target, len(paths))
+	for i, p := range paths {
+		out[i] = Target{File: sessionfiles.File{Path: p, Named: named[p]}}
+	}
+	return out
+}
+
+// Paths returns the path of each target, in order.
+func Paths(targets []Target) []string {
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		out[i] = t.Path
+	}
+	return out
 }
