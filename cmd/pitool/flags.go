@@ -69,12 +69,8 @@ func (v *timeValue) String() string { return v.text }
 // check reports whether s is a time, without setting anything (checkArgs).
 func (v *timeValue) check(s string) error { _, err := when.ParseTime(s, time.Now()); return err }
 
-// timeFlag is a --since/--until style flag bound to dst (nil: a time of
-// its own, read with flagTime).
+// timeFlag is a --since/--until style flag bound to dst.
 func timeFlag(name, usage string, dst *time.Time) *cli.GenericFlag {
-	if dst == nil {
-		dst = new(time.Time)
-	}
 	return &cli.GenericFlag{Name: name, Usage: usage, Value: &timeValue{dst: dst}}
 }
 
@@ -109,15 +105,6 @@ func ageFlag(name, usage string, def time.Duration, dst *time.Duration) *cli.Gen
 		v.text = when.FormatAge(def)
 	}
 	return &cli.GenericFlag{Name: name, Usage: usage, Value: v}
-}
-
-// flagTime returns the time a timeFlag named name holds in c (zero for
-// none), for the commands that read their flags from c.
-func flagTime(c *cli.Context, name string) time.Time {
-	if v, ok := c.Generic(name).(*timeValue); ok {
-		return *v.dst
-	}
-	return time.Time{}
 }
 
 // choiceValue is the value of a flag that takes one word of a fixed set
