@@ -43,7 +43,7 @@ const helpExitCodes = `EXIT CODES:
 func newApp(e *env) *cli.App {
 	app := &cli.App{
 		Name:                 "pitool",
-		Usage:                "validate, repair, compact, redact and export Pi coding agent sessions",
+		Usage:                "read, search, validate, repair, compact, redact and export Pi coding agent sessions",
 		Version:              buildVersion(debug.ReadBuildInfo()),
 		Description:          "Every command reads plain, .gz and .zst session files and takes - for stdin/stdout.\n\n" + helpRoot + "\n\n" + helpExitCodes,
 		Reader:               e.stdin,
