@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/pitool/pitool/archive"
+	"github.com/pitool/pitool/internal/runner"
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,24 +35,16 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 				return usagef("unarchive takes at least one ARCHIVE")
 			}
 			failed := 0
-			for _, path := range c.Args().Slice() {
-				if err := c.Context.Err(); err != nil {
-					return err
-				}
-				path, err := sessionArg(c, path)
-				if err != nil {
-					e.printError(err)
+			err := runner.Each(c.Context, c.Args().Slice(), runner.Options{}, func(path string) error {
+				if err := restore(c, e, path); err != nil {
+					e.errorf("%s", fileError(path, err))
 					e.candidateHints(err)
 					failed++
-					continue
 				}
-				dst, err := archive.Unarchive(path)
-				if err != nil {
-					e.errorf("%s", fileError(path, err))
-					failed++
-					continue
-				}
-				printLine(e.stdout, "%s", dst)
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 			if failed > 0 {
 				return errReported
@@ -59,4 +52,19 @@ from now. Prints each X.jsonl restored; exit 2 when any ARCHIVE failed.`,
 			return nil
 		},
 	}
+}
+
+// restore unarchives the archive path names (a path, or a session id or
+// prefix: sessionArg) and prints the session file it restored.
+func restore(c *cli.Context, e *env, path string) error {
+	path, err := sessionArg(c, path)
+	if err != nil {
+		return err
+	}
+	dst, err := archive.Unarchive(path)
+	if err != nil {
+		return err
+	}
+	printLine(e.stdout, "%s", dst)
+	return nil
 }
