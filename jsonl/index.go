@@ -133,20 +133,12 @@ func (ix *Index) scan(sc *Scanner) error { return ix.scanSized(sc, 0) }
 // first ReaderAtReserveAfter bytes it makes room for the entries of the
 // whole input instead of growing its arrays by appending.
 func (ix *Index) scanSized(sc *Scanner, size int64) error {
-	var skimmer lineSkimmer
+	b := indexerOf(ix, size)
 	if sc.mapped != nil {
-		skimmer.data = sc.mapped.data
+		b.skimmer.data = sc.mapped.data
 	}
-	reserved := size <= 0
 	for sc.Scan() {
-		l := sc.Line()
-		if !reserved && l.Offset >= ReaderAtReserveAfter {
-			ix.reserve(estimateEntries(len(ix.nodes), l.Offset, size))
-			reserved = true
-		}
-		var s skim
-		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
-		ix.take(&f)
+		b.Line(sc.Line())
 	}
 	return sc.Err()
 }
