@@ -38,8 +38,8 @@ type analysis struct {
 	// holds that read until its next one (jsonl.LoadIndexer.LineRead).
 	readAt int
 	segs   []segment
-	junk      []piece
-	strip     []byte // buffer for the NUL-free copy
+	junk   []piece
+	strip  []byte // buffer for the NUL-free copy
 }
 
 // clean reports whether the line is one object that needed no normalising.
