@@ -71,9 +71,13 @@ type Index struct {
 	dangling    map[int32]string // entries whose parentId names no entry → that parentId
 	refs        map[int32]int32  // entries whose reference key names an entry → that entry
 	parsed      []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
-	ra          io.ReaderAt
-	mu          sync.Mutex // guards win, so entries can be decoded from several goroutines
-	win         window
+	// scanned holds, by entry number, the request skeletons of messages a
+	// LoadIndexer's caller read whole (LoadIndexer.LineRead), so they are
+	// not read back; NoRole where there is none.
+	scanned []skeleton
+	ra      io.ReaderAt
+	mu      sync.Mutex // guards win, so entries can be decoded from several goroutines
+	win     window
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled

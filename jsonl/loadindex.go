@@ -13,7 +13,16 @@ type LoadIndexer struct {
 	skimmer  lineSkimmer
 	size     int64
 	reserved bool
+	// kept is what the skeletons kept from the caller's reads cost so far
+	// (see scannedSkeletonBytes).
+	kept int
 }
+
+// scannedSkeletonBytes bounds the request skeletons a LoadIndexer keeps
+// from its caller's reads, so that the request check need not read those
+// messages back (Index.skeletonOf); past it, the check reads them as it
+// does for an index of its own scan. A 100 MB session's cost about 7 MB.
+const scannedSkeletonBytes = 16 << 20
 
 // NewLoadIndexer starts the index of the session named name, whose text ra
 // holds, for input of about size bytes (0: unknown).
@@ -46,6 +55,25 @@ func (b *LoadIndexer) skimmed(l Line) lineFacts {
 func (b *LoadIndexer) LineRead(l Line, r *Reader, at int) {
 	f := readFacts(l, r, at)
 	b.take(&f)
+	if n := f.node; !f.header && n.typ == TypeMessage && n.plain && (n.role == AssistantRole || n.role == ToolResultRole) {
+		b.keepSkeleton(int32(len(b.ix.nodes)-1), skeletonOfFields(n.role, &r.s.Msg))
+	}
+}
+
+// keepSkeleton keeps entry i's request skeleton, read from the caller's
+// read of its line, while the skeletons cost less than
+// scannedSkeletonBytes. They are kept by entry number, NoRole where there
+// is none: a map's hashing cost more than reading the messages back.
+func (b *LoadIndexer) keepSkeleton(i int32, sk skeleton) {
+	cost := sk.bytes() + int(i+1-int32(len(b.ix.scanned)))*skeletonSize
+	if b.kept+cost > scannedSkeletonBytes {
+		return
+	}
+	b.kept += cost
+	for int32(len(b.ix.scanned)) < i {
+		b.ix.scanned = append(b.ix.scanned, skeleton{})
+	}
+	b.ix.scanned = append(b.ix.scanned, sk)
 }
 
 // readFacts is the facts of line l from r's read of it (see LineRead).

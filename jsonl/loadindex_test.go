@@ -34,9 +34,27 @@ func compareReadWithSkim(t *testing.T, data []byte) int {
 				t.Fatalf("%s: line %d %q: read gives %+v, the skim %+v", path, l.Num, l.Bytes, got, want)
 			}
 			compared++
+			if n := got.node; n.typ == TypeMessage && n.plain && (n.role == AssistantRole || n.role == ToolResultRole) {
+				compareSkeletons(t, path, l, n, &r)
+			}
 		}
 	})
 	return compared
+}
+
+// compareSkeletons checks that the request skeleton LoadIndexer.LineRead
+// keeps of a plain assistant message or tool result, from the Reader's
+// fields, is the one the request check reads from the message object
+// (Index.withMessage's bytes) when it has none.
+func compareSkeletons(t *testing.T, path string, l Line, n node, r *Reader) {
+	t.Helper()
+	want, err := readSkeleton(l.Bytes[n.msgOff:len(l.Bytes)-1], n.role)
+	if err != nil {
+		t.Fatalf("%s: line %d %q: the message of a line that parsed does not read: %v", path, l.Num, l.Bytes, err)
+	}
+	if got := skeletonOfFields(n.role, &r.s.Msg); !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: line %d %q: the read's fields give %+v, the message %+v", path, l.Num, l.Bytes, got, want)
+	}
 }
 
 // FuzzLineReadMatchesLine: the facts LoadIndexer.LineRead takes from a
@@ -47,6 +65,8 @@ func FuzzLineReadMatchesLine(f *testing.F) {
 	for _, s := range []string{
 		"{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\n  {\"type\":\"message\",\"id\":\"a\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\"hi\"}}  \n",
 		"\xef\xbb\xbf{\"type\":\"label\",\"id\":\"\\u0041\",\"targetId\":\"a\",\"label\":\"x\"}\r\n{\"message\":{\"role\":\"assistant\",\"content\":null}}",
+		"{\"type\":\"message\",\"id\":\"b\",\"message\":{\"role\":\"assistant\",\"stopReason\":\"error\",\"content\":[{\"type\":\"toolCall\",\"id\":\"c\\u0031\"},{\"type\":\"text\",\"id\":\"x\"},{\"t\\u0079pe\":\"toolCall\"}],\"stopReason\":\"aborted\"}}\n" +
+			"{\"type\":\"message\",\"message\":{\"role\":\"toolResult\",\"toolCallId\":\"c1\",\"content\":[]},\"message\":{\"role\":\"toolResult\",\"content\":\"x\"}}\n",
 		"\t{\"type\":\"message\",\"id\":1.5e2,\"parentId\":\"\",\"message\":{\"role\":\"toolResult\",\"content\":[]},\"x\":1}\n{\"id\":\"\xff\"}\n",
 	} {
 		f.Add([]byte(s))
