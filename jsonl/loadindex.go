@@ -1,6 +1,9 @@
 package jsonl
 
-import "io"
+import (
+	"io"
+	"slices"
+)
 
 // LoadIndexer builds, from the lines of a caller's own scan, the index
 // IndexReaderAtSized makes of the same input: the file as Pi loads it, whose
@@ -70,6 +73,11 @@ func (b *LoadIndexer) keepSkeleton(i int32, sk skeleton) {
 		return
 	}
 	b.kept += cost
+	if n := int(i) + 1; n > cap(b.ix.scanned) {
+		// Room for as many as the index made room for, within the bound:
+		// appending one at a time copied the slice at every doubling.
+		b.ix.scanned = slices.Grow(b.ix.scanned, max(n, min(cap(b.ix.nodes), scannedSkeletonBytes/skeletonSize))-len(b.ix.scanned))
+	}
 	for int32(len(b.ix.scanned)) < i {
 		b.ix.scanned = append(b.ix.scanned, skeleton{})
 	}
