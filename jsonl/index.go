@@ -71,9 +71,13 @@ type Index struct {
 	dangling    map[int32]string // entries whose parentId names no entry → that parentId
 	refs        map[int32]int32  // entries whose reference key names an entry → that entry
 	parsed      []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
-	ra          io.ReaderAt
-	mu          sync.Mutex // guards win, so entries can be decoded from several goroutines
-	win         window
+	// scanned holds, by entry number, the request skeletons of messages a
+	// LoadIndexer's caller read whole (LoadIndexer.LineRead), so they are
+	// not read back; NoRole where there is none.
+	scanned []skeleton
+	ra      io.ReaderAt
+	mu      sync.Mutex // guards win, so entries can be decoded from several goroutines
+	win     window
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled
@@ -133,20 +137,12 @@ func (ix *Index) scan(sc *Scanner) error { return ix.scanSized(sc, 0) }
 // first ReaderAtReserveAfter bytes it makes room for the entries of the
 // whole input instead of growing its arrays by appending.
 func (ix *Index) scanSized(sc *Scanner, size int64) error {
-	var skimmer lineSkimmer
+	b := indexerOf(ix, size)
 	if sc.mapped != nil {
-		skimmer.data = sc.mapped.data
+		b.skimmer.data = sc.mapped.data
 	}
-	reserved := size <= 0
 	for sc.Scan() {
-		l := sc.Line()
-		if !reserved && l.Offset >= ReaderAtReserveAfter {
-			ix.reserve(estimateEntries(len(ix.nodes), l.Offset, size))
-			reserved = true
-		}
-		var s skim
-		f := factsOf(l, &s, skimmer.skimLine(l, &s).OK())
-		ix.take(&f)
+		b.Line(sc.Line())
 	}
 	return sc.Err()
 }

@@ -1,5 +1,7 @@
 package jsonl
 
+import "unsafe"
+
 // skeleton is one llm message (after ConvertToLlm) as the request check
 // reads it: its role, and what TransformMessages' tool accounting reads.
 type skeleton struct {
@@ -58,6 +60,9 @@ func (ix *Index) skeletonOf(i int) ([]skeleton, error) {
 	case SystemRole, UserRole:
 		return []skeleton{{role: n.role}}, nil
 	case AssistantRole, ToolResultRole:
+		if i < len(ix.scanned) && ix.scanned[i].role != NoRole {
+			return ix.scanned[i : i+1 : i+1], nil
+		}
 		var sk skeleton
 		err := ix.withMessage(i, func(msg []byte) (err error) {
 			sk, err = readSkeleton(msg, n.role)
@@ -116,6 +121,38 @@ func readSkeleton(msg []byte, role Role) (skeleton, error) {
 		s.callID, _ = DecodeString(callID)
 	}
 	return s, err
+}
+
+// skeletonOfFields is readSkeleton's skeleton of a message object read by
+// a Reader, from the fields it kept of it (m), without a second walk.
+func skeletonOfFields(role Role, m *MessageFields) skeleton {
+	s := skeleton{role: role}
+	switch role {
+	case AssistantRole:
+		r, _ := DecodeString(m.StopReason)
+		s.failed = r == "error" || r == "aborted"
+		if len(m.ToolCalls) > 0 {
+			s.calls = make([]string, len(m.ToolCalls))
+			for k, call := range m.ToolCalls {
+				s.calls[k], _ = DecodeString(call.ID)
+			}
+		}
+	case ToolResultRole:
+		s.callID, _ = DecodeString(m.ToolCallID)
+	}
+	return s
+}
+
+// skeletonSize is the size of a skeleton struct.
+const skeletonSize = int(unsafe.Sizeof(skeleton{}))
+
+// bytes is about what a kept skeleton's strings cost.
+func (s *skeleton) bytes() int {
+	n := len(s.callID)
+	for _, id := range s.calls {
+		n += 16 + len(id)
+	}
+	return n
 }
 
 // readCallIDs reads the content value at raw[i] and returns the ids of its

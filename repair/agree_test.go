@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/pitool/pitool/jsonl"
@@ -201,4 +202,36 @@ func shortLines(b []byte, n int) []byte {
 		}
 	}
 	return out
+}
+
+// FuzzRequestIndexMatchesRescan: the index validate's one scan builds for
+// the request check (jsonl.LoadIndexer, with the skeletons it keeps from the
+// model's reads) gives the problems of every leaf an index of a second scan
+// of the same bytes (jsonl.IndexReaderAt, the earlier way) gives.
+func FuzzRequestIndexMatchesRescan(f *testing.F) {
+	agreeSeeds(f)
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "request", "*.jsonl"))
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if indexOf(in) == nil {
+			return // not a plain session
+		}
+		_, a, err := validate(context.Background(), bytes.NewReader(in), bytes.NewReader(in), "fuzz.jsonl", int64(len(in)), ValidateOptions{MaxPerCode: -1, forRepair: true})
+		if err != nil {
+			t.Fatalf("validate: %v", err)
+		}
+		rescan, err := jsonl.IndexReaderAt("fuzz.jsonl", bytes.NewReader(in))
+		if err != nil {
+			t.Fatalf("IndexReaderAt: %v", err)
+		}
+		if got, want := requestProblems(a.requestIx), requestProblems(rescan); !reflect.DeepEqual(got, want) {
+			t.Fatalf("one scan's index: %+v\na second scan's: %+v", got, want)
+		}
+	})
 }

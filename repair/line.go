@@ -33,9 +33,13 @@ type analysis struct {
 	badUTF8   bool   // invalid UTF-8 was replaced
 	blank     bool   // nothing but white space
 	notObject bool   // valid JSON, but not an object
-	segs      []segment
-	junk      []piece
-	strip     []byte // buffer for the NUL-free copy
+	// readAt, when not -1, is where the Reader analyse was given read the
+	// line's one object, which only white space surrounds: the Reader
+	// holds that read until its next one (jsonl.LoadIndexer.LineRead).
+	readAt int
+	segs   []segment
+	junk   []piece
+	strip  []byte // buffer for the NUL-free copy
 }
 
 // clean reports whether the line is one object that needed no normalising.
@@ -55,11 +59,12 @@ func (a *analysis) parsed() bool {
 // parse.
 func analyse(r *jsonl.Reader, raw []byte, a *analysis) {
 	a.raw, a.text, a.nuls, a.badUTF8, a.blank, a.notObject = raw, raw, 0, false, false, false
-	a.segs, a.junk = a.segs[:0], a.junk[:0]
+	a.segs, a.junk, a.readAt = a.segs[:0], a.junk[:0], -1
 	i := jsonl.SkipSpace(raw, 0)
 	if i < len(raw) && raw[i] == '{' { // a NUL anywhere makes this parse fail
 		a.segs = append(a.segs, segment{start: 0, end: len(raw)})
 		if res := r.Read(raw, i, &a.segs[0].f); res.OK() && !res.BadUTF8 && jsonl.SkipSpace(raw, res.End) == len(raw) {
+			a.readAt = i
 			return
 		}
 		a.segs = a.segs[:0]

@@ -47,7 +47,7 @@ func TestMemoryPerEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		if m, err = scanModel(context.Background(), f, f, path, st.Bytes, &findings{report: &Report{}, max: -1, count: map[string]int{}}); err != nil {
+		if m, err = scanModel(context.Background(), f, f, path, st.Bytes, &findings{report: &Report{}, max: -1, count: map[string]int{}}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}) / float64(m.n)

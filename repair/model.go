@@ -164,7 +164,9 @@ const reserveAfter = 4 << 20
 
 // scanModel reads a session stream once and builds its model, adding the
 // findings about single lines to fs. sizeHint is the input size if known.
-func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings) (*model, error) {
+// Every line is given to load too, when not nil, so that one read of the
+// input builds both the model and the index of the file as Pi loads it.
+func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, sizeHint int64, fs *findings, load *jsonl.LoadIndexer) (*model, error) {
 	m := &model{name: name, seed: maphash.MakeSeed(), ra: ra, refs: map[int]string{}, kept: map[int]int{}, texts: map[int][]toolText{}}
 	sc := jsonl.NewScanner(r, name)
 	var sr jsonl.Reader
@@ -187,6 +189,7 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 			m.reserved = true
 		}
 		analyse(&sr, l.Bytes, &a)
+		feedLoad(load, l, &sr, &a)
 		m.noteLine(l, &a, fs)
 		for k := range a.segs {
 			m.addEntry(l, k, &a, fs)
@@ -201,6 +204,19 @@ func scanModel(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, si
 		fs.add("line.crlf", firstCR.Num, firstCR.Offset, "%s in CRLF (a Windows editor); Pi keeps the CR out of the JSON but pitool writes LF", textout.Count(m.crlf, "line")+textout.Choose(m.crlf, " ends", " end"))
 	}
 	return m, nil
+}
+
+// feedLoad gives line l, which a analysed with r, to load: r's read when
+// it read the line whole, which the index takes as its own skim would give
+// it, the line to skim again otherwise.
+func feedLoad(load *jsonl.LoadIndexer, l jsonl.Line, r *jsonl.Reader, a *analysis) {
+	switch {
+	case load == nil:
+	case a.readAt >= 0:
+		load.LineRead(l, r, a.readAt)
+	default:
+		load.Line(l)
+	}
 }
 
 // noteLine records a line that needs rewriting and reports what is wrong with it.

@@ -11,8 +11,9 @@ import (
 )
 
 // The request check (jsonl.RequestChecker) runs on an index of the input as
-// Pi loads it, built again from the input's bytes (jsonl.IndexReaderAt), not
-// on the structure's index: that one is fed from repair's model, holds the
+// Pi loads it, built from the lines of the model's scan (jsonl.LoadIndexer,
+// the index jsonl.IndexReaderAt makes of the same bytes), not on the
+// structure's index: that one is fed from repair's model, holds the
 // objects of lines Pi drops, and cannot decode the messages the check reads.
 // A result whose call is on no branch above it, only in a failed turn, or
 // after it (causes not-on-path, failed-turn and order) is left to
@@ -26,18 +27,22 @@ var requestCodes = map[jsonl.RequestProblemKind]string{
 	jsonl.AnsweredTwice:     "request.answered-twice",
 }
 
-// requestIndex indexes the input as Pi loads it; nil when it cannot be read
-// again (a stream) or Pi would not load it, whose damage other findings tell.
+// loadIndexer starts the index of the input as Pi loads it, which the
+// model's scan feeds; nil when the input cannot be read again (a stream).
 // size is the input's size if known (0: not), for which the index makes room.
-func requestIndex(ra io.ReaderAt, name string, size int64) *jsonl.Index {
+func loadIndexer(ra io.ReaderAt, name string, size int64) *jsonl.LoadIndexer {
 	if ra == nil {
 		return nil
 	}
-	ix, err := jsonl.IndexReaderAtSized(name, ra, size)
-	if err != nil {
+	return jsonl.NewLoadIndexer(name, ra, size)
+}
+
+// requestIndex is the index load built, nil without one.
+func requestIndex(load *jsonl.LoadIndexer) *jsonl.Index {
+	if load == nil {
 		return nil
 	}
-	return ix
+	return load.Index()
 }
 
 // requestProblems checks the request at every leaf of ix, leaving out the

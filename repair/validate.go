@@ -23,8 +23,7 @@ type ValidateOptions struct {
 	// stream ended early (jsonl.Source.Truncated).
 	truncated func() bool
 	// forRepair keeps the model and the structure for a repair plan; without
-	// it they are dropped before the request check builds its own index, so
-	// the two are never live at once.
+	// it they are dropped before the request check.
 	forRepair bool
 }
 
@@ -85,7 +84,8 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 	if fs.max == 0 {
 		fs.max = DefaultMaxPerCode
 	}
-	m, err := scanModel(ctx, r, ra, name, size, fs)
+	load := loadIndexer(ra, name, size)
+	m, err := scanModel(ctx, r, ra, name, size, fs, load)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,7 +110,7 @@ func validate(ctx context.Context, r io.Reader, ra io.ReaderAt, name string, siz
 			runtime.GC()
 		}
 	}
-	rix := requestIndex(ra, name, size)
+	rix := requestIndex(load)
 	requests := requestProblems(rix)
 	reportRequests(rix, requests, fs)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {

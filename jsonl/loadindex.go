@@ -1,0 +1,109 @@
+package jsonl
+
+import (
+	"io"
+	"slices"
+)
+
+// LoadIndexer builds, from the lines of a caller's own scan, the index
+// IndexReaderAtSized makes of the same input: the file as Pi loads it, whose
+// entries are decoded from ra. validate reads every line once for its model
+// and feeds them here, where the request check's index was a second scan of
+// the whole file (issue 28). A line the caller's Reader has just read whole
+// is not skimmed again.
+type LoadIndexer struct {
+	ix       *Index
+	skimmer  lineSkimmer
+	size     int64
+	reserved bool
+	// kept is what the skeletons kept from the caller's reads cost so far
+	// (see scannedSkeletonBytes).
+	kept int
+}
+
+// scannedSkeletonBytes bounds the request skeletons a LoadIndexer keeps
+// from its caller's reads, so that the request check need not read those
+// messages back (Index.skeletonOf); past it, the check reads them as it
+// does for an index of its own scan. A 100 MB session's cost about 7 MB.
+const scannedSkeletonBytes = 16 << 20
+
+// NewLoadIndexer starts the index of the session named name, whose text ra
+// holds, for input of about size bytes (0: unknown).
+func NewLoadIndexer(name string, ra io.ReaderAt, size int64) *LoadIndexer {
+	return indexerOf(newIndex(name, ra), size)
+}
+
+// indexerOf adds lines to ix, an index of about size bytes (0: unknown).
+func indexerOf(ix *Index, size int64) *LoadIndexer {
+	return &LoadIndexer{ix: ix, size: size, reserved: size <= 0}
+}
+
+// Line adds the next line of the input, skimming it as IndexReaderAtSized
+// does.
+func (b *LoadIndexer) Line(l Line) {
+	f := b.skimmed(l)
+	b.take(&f)
+}
+
+// skimmed is the facts of line l, skimmed.
+func (b *LoadIndexer) skimmed(l Line) lineFacts {
+	var s skim
+	return factsOf(l, &s, b.skimmer.skimLine(l, &s).OK())
+}
+
+// LineRead adds the next line l, whose bytes r has just read (Reader.Read
+// of l.Bytes at at, after white space only) as one object followed by white
+// space only: the skim r holds is the line's, with its offsets counted from
+// at, so the line is not skimmed again.
+func (b *LoadIndexer) LineRead(l Line, r *Reader, at int) {
+	f := readFacts(l, r, at)
+	b.take(&f)
+	if n := f.node; !f.header && n.typ == TypeMessage && n.plain && (n.role == AssistantRole || n.role == ToolResultRole) {
+		b.keepSkeleton(int32(len(b.ix.nodes)-1), skeletonOfFields(n.role, &r.s.Msg))
+	}
+}
+
+// keepSkeleton keeps entry i's request skeleton, read from the caller's
+// read of its line, while the skeletons cost less than
+// scannedSkeletonBytes. They are kept by entry number, NoRole where there
+// is none: a map's hashing cost more than reading the messages back.
+func (b *LoadIndexer) keepSkeleton(i int32, sk skeleton) {
+	cost := sk.bytes() + int(i+1-int32(len(b.ix.scanned)))*skeletonSize
+	if b.kept+cost > scannedSkeletonBytes {
+		return
+	}
+	b.kept += cost
+	if n := int(i) + 1; n > cap(b.ix.scanned) {
+		// Room for as many as the index made room for, within the bound:
+		// appending one at a time copied the slice at every doubling.
+		b.ix.scanned = slices.Grow(b.ix.scanned, max(n, min(cap(b.ix.nodes), scannedSkeletonBytes/skeletonSize))-len(b.ix.scanned))
+	}
+	for int32(len(b.ix.scanned)) < i {
+		b.ix.scanned = append(b.ix.scanned, skeleton{})
+	}
+	b.ix.scanned = append(b.ix.scanned, sk)
+}
+
+// readFacts is the facts of line l from r's read of it (see LineRead).
+func readFacts(l Line, r *Reader, at int) lineFacts {
+	s := r.s
+	s.MessageOffset += at
+	return factsOf(l, &s, true)
+}
+
+// take adds one line's facts, making room for the whole input after its
+// first ReaderAtReserveAfter bytes as IndexReaderAtSized does.
+func (b *LoadIndexer) take(f *lineFacts) {
+	if l := f.line; !b.reserved && l.Offset >= ReaderAtReserveAfter {
+		b.ix.reserve(estimateEntries(len(b.ix.nodes), l.Offset, b.size))
+		b.reserved = true
+	}
+	b.ix.take(f)
+}
+
+// Index links the lines added and returns the index; the indexer must not
+// be used afterwards.
+func (b *LoadIndexer) Index() *Index {
+	b.ix.link()
+	return b.ix
+}
