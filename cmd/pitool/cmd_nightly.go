@@ -38,6 +38,8 @@ type nightlyRun struct {
 	dryRun       bool              // decide and report, write nothing
 	state        *nightstate.State // what the last run found; nil with --dry-run or the report on stdout
 	cleaned      sync.Map          // the folders whose stale temporary files were removed
+	walked       time.Time         // when the walk began: before its stat of each file
+	found        map[string]bool   // the paths the walk found in folders; with a state only
 }
 
 // cleanFolderOnce removes the stale temporary files of dir (see
@@ -166,6 +168,7 @@ func newNightlyRun(c *cli.Context, e *env) (*nightlyRun, error) {
 	if !c.IsSet("min-idle") {
 		idle = defaultFolderIdle
 	}
+	run.walked = time.Now()
 	if run.targets, err = batchTargets(run.dirs, sh, idle, true); err != nil {
 		return nil, err
 	}
@@ -221,6 +224,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
+		run.found = foundPaths(run.targets)
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
@@ -283,18 +287,16 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 	if run.state == nil {
 		return nightlySteps(ctx, run, t, r)
 	}
-	at := time.Now()
-	stamp, err := nightstate.StampFile(t.path)
-	if err != nil {
-		return nightlySteps(ctx, run, t, r)
-	}
-	if prev, ok := run.state.Remembered(t.path, stamp); ok && stillDecided(run, t, stamp, at) {
+	prev, s, ok := run.remembered(t)
+	if ok {
 		run.cleanFolderOnce(filepath.Dir(t.path))
 		run.state.Keep(prev)
 		return rememberedReport(prev, t.path)
 	}
 	r = nightlySteps(ctx, run, t, r)
-	record(run.state, r, stamp, at)
+	if s.ok {
+		record(run.state, r, s.stamp, s.at)
+	}
 	return r
 }
 
@@ -306,8 +308,7 @@ func stillDecided(run *nightlyRun, t target, s nightstate.Stamp, now time.Time) 
 	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter && strings.HasSuffix(t.path, ".jsonl")) {
 		return false
 	}
-	_, err := os.Lstat(t.path + archive.Suffix)
-	return errors.Is(err, fs.ErrNotExist)
+	return !run.interruptedArchive(t)
 }
 
 // nightlySteps runs the steps on one file: a damaged file is repaired

@@ -27,7 +27,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/safefile"
 )
@@ -151,14 +150,6 @@ func runNightlyWorker(ctx context.Context, e *env, run *nightlyRun) error {
 	return werr
 }
 
-// stamped is the stamp a file had before it was sent to a worker, for the
-// state file.
-type stamped struct {
-	stamp nightstate.Stamp
-	at    time.Time
-	ok    bool
-}
-
 // workerGroup is the files of one controller.
 type workerGroup struct {
 	c   controller
@@ -189,15 +180,13 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		if run.state != nil {
 			// first, since it costs one stat: a file remembered still as it
 			// was needs no controller, and no worker that would clean its folder
-			at := time.Now()
-			if s, err := nightstate.StampFile(t.path); err == nil {
-				if prev, ok := run.state.Remembered(t.path, s); ok && stillDecided(run, t, s, at) {
-					run.state.Keep(prev)
-					set(i, rememberedReport(prev, t.path))
-					continue
-				}
-				stamps[i] = stamped{s, at, true}
+			prev, s, ok := run.remembered(t)
+			if ok {
+				run.state.Keep(prev)
+				set(i, rememberedReport(prev, t.path))
+				continue
 			}
+			stamps[i] = s
 		}
 		c, err := pathController(t.path)
 		if err != nil {

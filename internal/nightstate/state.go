@@ -62,12 +62,22 @@ func StampFile(path string) (Stamp, error) {
 	if err != nil {
 		return Stamp{}, err
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
+	s, ok := StampOf(info)
 	if !ok {
 		return Stamp{}, fmt.Errorf("%s: no inode to stamp", path)
 	}
+	return s, nil
+}
+
+// StampOf is the stamp of a stat already taken; ok is false when info has
+// no inode.
+func StampOf(info fs.FileInfo) (s Stamp, ok bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return Stamp{}, false
+	}
 	return Stamp{Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), CtimeNs: ctimeNs(st),
-		Ino: st.Ino, Dev: uint64(st.Dev)}, nil
+		Ino: st.Ino, Dev: uint64(st.Dev)}, true //nolint:unconvert // Dev's type differs by platform
 }
 
 // Settled reports whether the file last changed at least Settle before now
@@ -103,6 +113,7 @@ type State struct {
 	path     string
 	settings string
 	prev     map[string]Entry
+	loaded   bool // prev is the state file's content: same layout and settings
 	mu       sync.Mutex
 	next     []Entry
 }
@@ -120,9 +131,12 @@ func Open(path, settings string) (*State, error) {
 	case prev.Version != version || prev.Settings != settings:
 		// another binary or other options: the remembered results may differ
 	default:
+		st.loaded = true
+		st.prev = make(map[string]Entry, len(prev.Files))
 		for _, f := range prev.Files {
 			st.prev[f.File] = f
 		}
+		st.next = make([]Entry, 0, len(prev.Files))
 	}
 	return st, nil
 }
@@ -165,9 +179,11 @@ func (st *State) Keep(e Entry) {
 }
 
 // Save writes the state of this run through the write protocol, as JSON
-// without HTML escaping (a path's & or < stays as it is).
+// without HTML escaping (a path's & or < stays as it is), unless it is the
+// state file's content already: a run that found nothing changed writes
+// nothing.
 func (st *State) Save() error {
-	if st == nil {
+	if st == nil || st.unchanged() {
 		return nil
 	}
 	sf := file{Version: version, Settings: st.settings, Files: st.next}
@@ -184,4 +200,20 @@ func (st *State) Save() error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	})
+}
+
+// unchanged reports whether this run recorded exactly what the state file
+// holds (in any order): the same files with the same entries.
+func (st *State) unchanged() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.loaded || len(st.next) != len(st.prev) {
+		return false
+	}
+	for _, e := range st.next {
+		if p, ok := st.prev[e.File]; !ok || p != e {
+			return false
+		}
+	}
+	return true
 }
