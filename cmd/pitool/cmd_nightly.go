@@ -226,7 +226,8 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
 		run.found = foundPaths(run.targets)
 	}
-	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets)}
+	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets),
+		files: make([]fileReport, 0, len(run.targets))}
 	bar := progress.New(e.stderr, len(run.targets), "nightly")
 	add := func(r fileReport) {
 		if r.notSession != nil {

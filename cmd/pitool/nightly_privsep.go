@@ -163,9 +163,9 @@ type workerGroup struct {
 // interrupted and that it did not report are "interrupted"; files of workers
 // not started are not reported (the summary counts them as not started).
 func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), add func(fileReport)) []workerReport {
-	results := make([]*fileReport, len(run.targets))
+	results, got := make([]fileReport, len(run.targets)), make([]bool, len(run.targets))
 	set := func(i int, r fileReport) {
-		results[i] = &r
+		results[i], got[i] = r, true
 		arrived()
 	}
 	stamps := make([]stamped, len(run.targets))
@@ -218,9 +218,9 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		}
 		workers = append(workers, runWorker(ctx, e, run, groups[uid], stamps, set))
 	}
-	for _, r := range results {
-		if r != nil {
-			add(*r)
+	for i, r := range results {
+		if got[i] {
+			add(r)
 		}
 	}
 	return workers
