@@ -12,7 +12,6 @@
 package nightstate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -22,16 +21,15 @@ import (
 	"syscall"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/internal/safefile"
 )
 
 // Suffix names the state file after the report: REPORT.state.
 const Suffix = ".state"
 
-// version is the layout of the state file; a file of another layout is
-// ignored.
-const version = 1
+// version is the layout of the state file (format.go); a file of another
+// version is ignored.
+const version = 2
 
 // Settle is how long before the stat a file must have last changed (its
 // ctime) for a run to record it. File times come from a coarse clock, so a
@@ -49,11 +47,11 @@ const (
 
 // Stamp is what a run compares of a file: what a stat says of it.
 type Stamp struct {
-	Size    int64  `json:"size"`
-	MtimeNs int64  `json:"mtimeNs"`
-	CtimeNs int64  `json:"ctimeNs"`
-	Ino     uint64 `json:"ino"`
-	Dev     uint64 `json:"dev"`
+	Size    int64
+	MtimeNs int64
+	CtimeNs int64
+	Ino     uint64
+	Dev     uint64
 }
 
 // StampFile stats path (following a symlink, as reading it does).
@@ -92,18 +90,18 @@ func (s Stamp) Settled(now time.Time) bool {
 
 // Entry is one file's record: its stamp and what the run found.
 type Entry struct {
-	File string `json:"file"`
+	File string
 	Stamp
-	Action       string `json:"action"`
-	Detail       string `json:"detail,omitempty"`
-	TokensBefore int    `json:"tokensBefore"`
+	Action       string
+	Detail       string
+	TokensBefore int
 }
 
 // file is the state file's content.
 type file struct {
-	Version  int     `json:"version"`
-	Settings string  `json:"settings"` // the binary and the options the results depend on
-	Files    []Entry `json:"files"`
+	Version  int
+	Settings string // the binary and the options the results depend on
+	Files    []Entry
 }
 
 // State is the state of the previous run, read once, and the one this run
@@ -151,11 +149,11 @@ func read(path string) (*file, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	var sf file
-	if err := json.Unmarshal(data, &sf); err != nil {
+	sf, err := decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	return &sf, nil
+	return sf, nil
 }
 
 // Remembered returns the previous run's result for path when path still has
@@ -178,26 +176,17 @@ func (st *State) Keep(e Entry) {
 	st.mu.Unlock()
 }
 
-// Save writes the state of this run through the write protocol, as JSON
-// without HTML escaping (a path's & or < stays as it is), unless it is the
-// state file's content already: a run that found nothing changed writes
-// nothing.
+// Save writes the state of this run through the write protocol, unless it
+// is the state file's content already: a run that found nothing changed
+// writes nothing.
 func (st *State) Save() error {
 	if st == nil || st.unchanged() {
 		return nil
 	}
 	sf := file{Version: version, Settings: st.settings, Files: st.next}
-	if sf.Files == nil {
-		sf.Files = []Entry{}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(sf); err != nil {
-		return fmt.Errorf("state file %s: %w", st.path, err)
-	}
+	data := encode(make([]byte, 0, 128*(len(sf.Files)+1)), &sf)
 	return safefile.WriteFile(st.path, safefile.Options{}, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
+		_, err := w.Write(data)
 		return err
 	})
 }
