@@ -1,7 +1,6 @@
 package nightstate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -45,8 +44,7 @@ var errLayout = errors.New("not a pitool nightly state file")
 
 // decode reads a state file. A file of another version gives its version
 // and settings, and no entries.
-func decode(data []byte) (*file, error) {
-	text := string(data)
+func decode(text string) (*file, error) {
 	head, rest, ok := strings.Cut(text, "\n")
 	var sf file
 	if !ok {
@@ -60,7 +58,7 @@ func decode(data []byte) (*file, error) {
 	if v != version {
 		return &sf, nil
 	}
-	sf.Files = make([]Entry, 0, bytes.Count(data, []byte{'\n'})-1)
+	sf.Files = make([]Entry, 0, strings.Count(text, "\n")-1)
 	for n := 2; rest != ""; n++ {
 		var line string
 		if line, rest, ok = strings.Cut(rest, "\n"); !ok {

@@ -16,7 +16,7 @@ func TestFormatRoundTrips(t *testing.T) {
 			Action: "not-due", Detail: "below 80% of the window \"x\"\r\n"},
 		{File: "", Action: ""},
 	}}
-	got, err := decode(encode(nil, sf))
+	got, err := decode(string(encode(nil, sf)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +38,11 @@ func TestFormatRefuses(t *testing.T) {
 		"a word for a number":    magic + " 2 \"s\"\n1 2 x 4 5 6 \"a\" \"\" \"/f\"\n",
 		"a field too many":       magic + " 2 \"s\"\n1 2 3 4 5 6 \"a\" \"\" \"/f\" \"x\"\n",
 	} {
-		if _, err := decode([]byte(data)); !errors.Is(err, errLayout) {
+		if _, err := decode(data); !errors.Is(err, errLayout) {
 			t.Errorf("%s: %v, want %v", name, err, errLayout)
 		}
 	}
-	sf, err := decode([]byte(magic + " 3 \"s\"\nanything\n"))
+	sf, err := decode(magic + " 3 \"s\"\nanything\n")
 	if err != nil || sf.Version != 3 || len(sf.Files) != 0 {
 		t.Errorf("another version: %+v, %v", sf, err)
 	}

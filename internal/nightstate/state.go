@@ -17,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -144,16 +145,27 @@ func read(path string) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(f)
+	text, err := readText(f)
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	sf, err := decode(data)
+	sf, err := decode(text)
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	return sf, nil
+}
+
+// readText reads f whole into a string made to its size: an entry's
+// string without an escape is a slice of it, not a copy.
+func readText(f *os.File) (string, error) {
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()) + 1)
+	}
+	_, err := io.Copy(&b, f)
+	return b.String(), err
 }
 
 // Remembered returns the previous run's result for path when path still has
