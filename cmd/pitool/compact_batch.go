@@ -28,7 +28,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 	if err != nil {
 		return nil, err
 	}
-	var out []target
+	out := make([]target, 0, len(found))
 	for _, f := range found {
 		if !sh.takes(shardKey(f.Path)) {
 			continue
