@@ -113,6 +113,7 @@ type State struct {
 	settings string
 	prev     map[string]Entry
 	loaded   bool // prev is the state file's content: same layout and settings
+	existed  bool // a state file was there, of whatever content
 	mu       sync.Mutex
 	next     []Entry
 }
@@ -123,8 +124,9 @@ type State struct {
 func Open(path, settings string) (*State, error) {
 	st := &State{path: path, settings: settings, prev: map[string]Entry{}}
 	prev, err := read(path)
+	st.existed = !errors.Is(err, fs.ErrNotExist)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case !st.existed:
 	case err != nil:
 		return st, err
 	case prev.Version != version || prev.Settings != settings:
@@ -189,10 +191,11 @@ func (st *State) Keep(e Entry) {
 }
 
 // Save writes the state of this run through the write protocol, unless it
-// is the state file's content already: a run that found nothing changed
-// writes nothing.
+// is the state file's content already (a run that found nothing changed
+// writes nothing) or the run has nothing to remember and found no state
+// file (none is as good as an empty one).
 func (st *State) Save() error {
-	if st == nil || st.unchanged() {
+	if st == nil || st.unchanged() || len(st.next) == 0 && !st.existed {
 		return nil
 	}
 	sf := file{Version: version, Settings: st.settings, Files: st.next}

@@ -126,3 +126,19 @@ func inode(t *testing.T, path string) uint64 {
 	}
 	return s.Ino
 }
+
+// TestSaveNothingNoFile: a run with nothing to remember creates no state
+// file; where one was, it empties it (its entries are no longer true).
+func TestSaveNothingNoFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json"+Suffix)
+	save(t, path, "s1")
+	if _, err := os.Lstat(path); err == nil {
+		t.Fatal("a run with nothing to remember created a state file")
+	}
+	save(t, path, "s1", Entry{File: "/s/a.jsonl", Action: "not-due"})
+	save(t, path, "s1")
+	if again, _ := Open(path, "s1"); len(again.prev) != 0 {
+		t.Errorf("the state file still remembers %d files", len(again.prev))
+	}
+}
