@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"time"
 
 	"github.com/pitool/pitool/internal/runner"
@@ -16,6 +17,7 @@ type target struct {
 	root    string                 // the path named that it was found under
 	named   bool                   // named on the command line, not found in a folder
 	special *jsonl.NotSessionError // found in a folder, not a regular file: never opened
+	info    os.FileInfo            // the walk's stat of it (sessionfiles.File.Info); nil if none
 }
 
 // batchTargets expands paths into the files of this shard. Files named on the
@@ -26,7 +28,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 	if err != nil {
 		return nil, err
 	}
-	var out []target
+	out := make([]target, 0, len(found))
 	for _, f := range found {
 		if !sh.takes(shardKey(f.Path)) {
 			continue
@@ -38,7 +40,7 @@ func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]
 		if set {
 			idle = minIdle
 		}
-		out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: f.Root, special: f.Special()})
+		out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: f.Root, special: f.Special(), info: f.Info})
 	}
 	return out, nil
 }

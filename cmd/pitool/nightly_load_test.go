@@ -65,7 +65,7 @@ type loadReport struct {
 	}
 }
 
-func readLoadReport(t *testing.T, path string) loadReport {
+func readLoadReport(t testing.TB, path string) loadReport {
 	t.Helper()
 	var rep loadReport
 	data, err := os.ReadFile(path)

@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"github.com/pitool/pitool/internal/jsonout"
-	"github.com/pitool/pitool/internal/nightstate"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/internal/safefile"
 )
@@ -148,14 +147,6 @@ func runNightlyWorker(ctx context.Context, e *env, run *nightlyRun) error {
 	return werr
 }
 
-// stamped is the stamp a file had before it was sent to a worker, for the
-// state file.
-type stamped struct {
-	stamp nightstate.Stamp
-	at    time.Time
-	ok    bool
-}
-
 // workerGroup is the files of one controller.
 type workerGroup struct {
 	c   controller
@@ -169,9 +160,9 @@ type workerGroup struct {
 // interrupted and that it did not report are "interrupted"; files of workers
 // not started are not reported (the summary counts them as not started).
 func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), add func(fileReport)) []workerReport {
-	results := make([]*fileReport, len(run.targets))
+	results, got := make([]fileReport, len(run.targets)), make([]bool, len(run.targets))
 	set := func(i int, r fileReport) {
-		results[i] = &r
+		results[i], got[i] = r, true
 		arrived()
 	}
 	stamps := make([]stamped, len(run.targets))
@@ -186,15 +177,13 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		if run.state != nil {
 			// first, since it costs one stat: a file remembered still as it
 			// was needs no controller, and no worker that would clean its folder
-			at := time.Now()
-			if s, err := nightstate.StampFile(t.path); err == nil {
-				if prev, ok := run.state.Remembered(t.path, s); ok && stillDecided(run, t, s, at) {
-					run.state.Keep(prev)
-					set(i, rememberedReport(prev, t.path))
-					continue
-				}
-				stamps[i] = stamped{s, at, true}
+			prev, s, ok := run.remembered(t)
+			if ok {
+				run.state.Keep(prev)
+				set(i, rememberedReport(prev, t.path))
+				continue
 			}
+			stamps[i] = s
 		}
 		c, err := pathController(t.path)
 		if err != nil {
@@ -226,9 +215,9 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 		}
 		workers = append(workers, runWorker(ctx, e, run, groups[uid], stamps, set))
 	}
-	for _, r := range results {
-		if r != nil {
-			add(*r)
+	for i, r := range results {
+		if got[i] {
+			add(r)
 		}
 	}
 	return workers

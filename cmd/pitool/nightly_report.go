@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -97,9 +98,11 @@ func (r fileReport) compacted(o compactor.Outcome) fileReport {
 // would do, in the future tense.
 var wouldActions = map[string]string{actArchived: "would archive", actCompacted: "would compact"}
 
-// json is the report's object for the file; with dryRun its actions are in
-// the future tense ("would compact", "wouldRepair": true).
-func (r fileReport) json(dryRun bool) jsonl.Object {
+// appendJSON appends the report's object for the file to dst; with dryRun
+// its actions are in the future tense ("would compact", "wouldRepair":
+// true). It appends field by field, with no object built per file: a run
+// over 10,000 files remembered unchanged spent a tenth of its time on those.
+func (r fileReport) appendJSON(dst []byte, dryRun bool) []byte {
 	action, repaired := r.action, "repaired"
 	if would, ok := wouldActions[action]; ok && dryRun {
 		action = would
@@ -107,34 +110,35 @@ func (r fileReport) json(dryRun bool) jsonl.Object {
 	if dryRun {
 		repaired = "wouldRepair"
 	}
-	obj := jsonl.ObjectOf("file", jsonl.QuoteString(r.file), "action", jsonl.QuoteString(action))
+	dst = jsonl.AppendString(append(dst, `{"file":`...), r.file)
+	dst = jsonl.AppendString(append(dst, `,"action":`...), action)
 	if r.detail != "" {
-		obj.Set("detail", jsonl.QuoteString(r.detail))
+		dst = jsonl.AppendString(append(dst, `,"detail":`...), r.detail)
 	}
 	if len(r.damage) > 0 {
-		obj.Set("damage", appendStrings(r.damage))
+		dst = append(append(dst, `,"damage":`...), appendStrings(r.damage)...)
 	}
 	if r.repaired {
-		obj.Set(repaired, boolRaw(true))
+		dst = append(jsonl.AppendString(append(dst, ','), repaired), ":true"...)
 	}
 	if r.backup != "" {
-		obj.Set("backup", jsonl.QuoteString(r.backup))
+		dst = jsonl.AppendString(append(dst, `,"backup":`...), r.backup)
 	}
 	if r.remembered {
-		obj.Set("remembered", boolRaw(true))
+		dst = append(dst, `,"remembered":true`...)
 	}
 	if r.ranAs != nil {
-		obj.Set("ranAs", intRaw(int(*r.ranAs)))
+		dst = strconv.AppendUint(append(dst, `,"ranAs":`...), uint64(*r.ranAs), 10)
 	}
 	if t := r.tokens; t != nil {
-		obj.Set("tokensBefore", intRaw(t.before))
+		dst = strconv.AppendInt(append(dst, `,"tokensBefore":`...), int64(t.before), 10)
 		if t.entryID != "" {
-			obj.Set("tokensAfter", intRaw(t.after))
-			obj.Set("entryId", jsonl.QuoteString(t.entryID))
-			obj.Set("summarizerMs", intRaw(int(t.summarizer/time.Millisecond)))
+			dst = strconv.AppendInt(append(dst, `,"tokensAfter":`...), int64(t.after), 10)
+			dst = jsonl.AppendString(append(dst, `,"entryId":`...), t.entryID)
+			dst = strconv.AppendInt(append(dst, `,"summarizerMs":`...), int64(t.summarizer/time.Millisecond), 10)
 		}
 	}
-	return obj
+	return append(dst, '}')
 }
 
 // nightlyReport is the JSON report of one run.
@@ -221,7 +225,7 @@ func (rep *nightlyReport) writeJSON(w io.Writer, run *nightlyRun) error {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
-		line = f.json(rep.dryRun).AppendJSON(line[:0])
+		line = f.appendJSON(line[:0], rep.dryRun)
 		bw.Write(jsonl.ToValidUTF8(line))
 	}
 	bw.WriteString("]}\n")

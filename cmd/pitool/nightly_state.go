@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
+	"github.com/pitool/pitool/archive"
 	"github.com/pitool/pitool/internal/nightstate"
 )
 
@@ -42,4 +44,58 @@ func rememberable(r fileReport) bool {
 // rememberedReport is the report of a file with the remembered result e.
 func rememberedReport(e nightstate.Entry, path string) fileReport {
 	return fileReport{file: path, action: e.Action, detail: e.Detail, tokens: &compactTokens{before: e.TokensBefore}, remembered: true}
+}
+
+// stamped is the stamp a file had before it was read, and a time before it
+// was taken, for the state file; ok is false when there is none.
+type stamped struct {
+	stamp nightstate.Stamp
+	at    time.Time
+	ok    bool
+}
+
+// stampOf is t's stamp: the walk's stat of it when the walk took one (a
+// file found in a folder), else a stat now.
+func (run *nightlyRun) stampOf(t target) stamped {
+	if t.info != nil {
+		s, ok := nightstate.StampOf(t.info)
+		return stamped{s, run.walked, ok}
+	}
+	at := time.Now()
+	s, err := nightstate.StampFile(t.path)
+	return stamped{s, at, err == nil}
+}
+
+// remembered returns the previous run's result for t when t still has the
+// stamp it had then and that result is still the decision now; otherwise ok
+// is false and s is the stamp to record once t is worked on.
+func (run *nightlyRun) remembered(t target) (prev nightstate.Entry, s stamped, ok bool) {
+	s = run.stampOf(t)
+	if !s.ok {
+		return prev, s, false
+	}
+	prev, ok = run.state.Remembered(t.path, s.stamp)
+	return prev, s, ok && stillDecided(run, t, s.stamp, time.Now())
+}
+
+// interruptedArchive reports whether t, a X.jsonl, has X.jsonl.zst beside
+// it (archive.Interrupted). For a file found in a folder the walk answers
+// without a stat: it lists every name there with a session's suffix, a
+// .jsonl.zst too (but a hard link to a file it listed already only once).
+func (run *nightlyRun) interruptedArchive(t target) bool {
+	if t.info == nil {
+		return archive.Interrupted(t.path)
+	}
+	return strings.HasSuffix(t.path, ".jsonl") && run.found[t.path+archive.Suffix]
+}
+
+// foundPaths is the set of the paths the walk found in folders.
+func foundPaths(targets []target) map[string]bool {
+	found := make(map[string]bool, len(targets))
+	for _, t := range targets {
+		if !t.named {
+			found[t.path] = true
+		}
+	}
+	return found
 }

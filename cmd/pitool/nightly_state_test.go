@@ -125,3 +125,30 @@ func replaceWithCopy(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// TestNightlyStateSeesAnInterruptedArchive: a file the state file remembers
+// is worked on again once an interrupted archive (X.jsonl.zst beside it)
+// appears, though no stat asks (the walk's list of the folder tells): the
+// archive, which does not hold the file's bytes, is removed.
+func TestNightlyStateSeesAnInterruptedArchive(t *testing.T) {
+	dir := t.TempDir()
+	rel := writeSessions(t, dir, 3)
+	path := filepath.Join(dir, rel[1])
+	time.Sleep(nightstate.Settle)
+	nightlyAt(t, dir)
+	if rep, _ := nightlyAt(t, dir); !rememberedFiles(rep)[path] {
+		t.Fatalf("second run did not remember %s: %+v", path, rep)
+	}
+	if err := os.WriteFile(path+".zst", []byte("not an archive of it"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, _ := nightlyAt(t, dir)
+	for _, f := range rep.Files {
+		if f.File == path && (f.Remembered || f.Action != actRolledBack) {
+			t.Errorf("with an interrupted archive beside it: %+v", f)
+		}
+	}
+	if _, err := os.Lstat(path + ".zst"); err == nil {
+		t.Error("the interrupted archive is left")
+	}
+}

@@ -12,26 +12,25 @@
 package nightstate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	json "github.com/goccy/go-json"
 	"github.com/pitool/pitool/internal/safefile"
 )
 
 // Suffix names the state file after the report: REPORT.state.
 const Suffix = ".state"
 
-// version is the layout of the state file; a file of another layout is
-// ignored.
-const version = 1
+// version is the layout of the state file (format.go); a file of another
+// version is ignored.
+const version = 2
 
 // Settle is how long before the stat a file must have last changed (its
 // ctime) for a run to record it. File times come from a coarse clock, so a
@@ -49,11 +48,11 @@ const (
 
 // Stamp is what a run compares of a file: what a stat says of it.
 type Stamp struct {
-	Size    int64  `json:"size"`
-	MtimeNs int64  `json:"mtimeNs"`
-	CtimeNs int64  `json:"ctimeNs"`
-	Ino     uint64 `json:"ino"`
-	Dev     uint64 `json:"dev"`
+	Size    int64
+	MtimeNs int64
+	CtimeNs int64
+	Ino     uint64
+	Dev     uint64
 }
 
 // StampFile stats path (following a symlink, as reading it does).
@@ -62,12 +61,22 @@ func StampFile(path string) (Stamp, error) {
 	if err != nil {
 		return Stamp{}, err
 	}
-	st, ok := info.Sys().(*syscall.Stat_t)
+	s, ok := StampOf(info)
 	if !ok {
 		return Stamp{}, fmt.Errorf("%s: no inode to stamp", path)
 	}
+	return s, nil
+}
+
+// StampOf is the stamp of a stat already taken; ok is false when info has
+// no inode.
+func StampOf(info fs.FileInfo) (s Stamp, ok bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return Stamp{}, false
+	}
 	return Stamp{Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), CtimeNs: ctimeNs(st),
-		Ino: st.Ino, Dev: uint64(st.Dev)}, nil
+		Ino: st.Ino, Dev: uint64(st.Dev)}, true //nolint:unconvert // Dev's type differs by platform
 }
 
 // Settled reports whether the file last changed at least Settle before now
@@ -82,18 +91,18 @@ func (s Stamp) Settled(now time.Time) bool {
 
 // Entry is one file's record: its stamp and what the run found.
 type Entry struct {
-	File string `json:"file"`
+	File string
 	Stamp
-	Action       string `json:"action"`
-	Detail       string `json:"detail,omitempty"`
-	TokensBefore int    `json:"tokensBefore"`
+	Action       string
+	Detail       string
+	TokensBefore int
 }
 
 // file is the state file's content.
 type file struct {
-	Version  int     `json:"version"`
-	Settings string  `json:"settings"` // the binary and the options the results depend on
-	Files    []Entry `json:"files"`
+	Version  int
+	Settings string // the binary and the options the results depend on
+	Files    []Entry
 }
 
 // State is the state of the previous run, read once, and the one this run
@@ -103,6 +112,8 @@ type State struct {
 	path     string
 	settings string
 	prev     map[string]Entry
+	loaded   bool // prev is the state file's content: same layout and settings
+	existed  bool // a state file was there, of whatever content
 	mu       sync.Mutex
 	next     []Entry
 }
@@ -113,16 +124,20 @@ type State struct {
 func Open(path, settings string) (*State, error) {
 	st := &State{path: path, settings: settings, prev: map[string]Entry{}}
 	prev, err := read(path)
+	st.existed = !errors.Is(err, fs.ErrNotExist)
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
+	case !st.existed:
 	case err != nil:
 		return st, err
 	case prev.Version != version || prev.Settings != settings:
 		// another binary or other options: the remembered results may differ
 	default:
+		st.loaded = true
+		st.prev = make(map[string]Entry, len(prev.Files))
 		for _, f := range prev.Files {
 			st.prev[f.File] = f
 		}
+		st.next = make([]Entry, 0, len(prev.Files))
 	}
 	return st, nil
 }
@@ -132,16 +147,27 @@ func read(path string) (*file, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(f)
+	text, err := readText(f)
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	var sf file
-	if err := json.Unmarshal(data, &sf); err != nil {
+	sf, err := decode(text)
+	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
-	return &sf, nil
+	return sf, nil
+}
+
+// readText reads f whole into a string made to its size: an entry's
+// string without an escape is a slice of it, not a copy.
+func readText(f *os.File) (string, error) {
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()) + 1)
+	}
+	_, err := io.Copy(&b, f)
+	return b.String(), err
 }
 
 // Remembered returns the previous run's result for path when path still has
@@ -164,24 +190,34 @@ func (st *State) Keep(e Entry) {
 	st.mu.Unlock()
 }
 
-// Save writes the state of this run through the write protocol, as JSON
-// without HTML escaping (a path's & or < stays as it is).
+// Save writes the state of this run through the write protocol, unless it
+// is the state file's content already (a run that found nothing changed
+// writes nothing) or the run has nothing to remember and found no state
+// file (none is as good as an empty one).
 func (st *State) Save() error {
-	if st == nil {
+	if st == nil || st.unchanged() || len(st.next) == 0 && !st.existed {
 		return nil
 	}
 	sf := file{Version: version, Settings: st.settings, Files: st.next}
-	if sf.Files == nil {
-		sf.Files = []Entry{}
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(sf); err != nil {
-		return fmt.Errorf("state file %s: %w", st.path, err)
-	}
+	data := encode(make([]byte, 0, 128*(len(sf.Files)+1)), &sf)
 	return safefile.WriteFile(st.path, safefile.Options{}, func(w io.Writer) error {
-		_, err := w.Write(buf.Bytes())
+		_, err := w.Write(data)
 		return err
 	})
+}
+
+// unchanged reports whether this run recorded exactly what the state file
+// holds (in any order): the same files with the same entries.
+func (st *State) unchanged() bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.loaded || len(st.next) != len(st.prev) {
+		return false
+	}
+	for _, e := range st.next {
+		if p, ok := st.prev[e.File]; !ok || p != e {
+			return false
+		}
+	}
+	return true
 }

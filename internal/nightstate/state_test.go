@@ -65,3 +65,80 @@ func TestSettled(t *testing.T) {
 		t.Error("a file with whole-second times is not settled a second later")
 	}
 }
+
+// TestSaveSkipsUnchanged: a run that recorded exactly what the state file
+// holds leaves the file as it is (no rewrite: same inode); one that recorded
+// another entry, one entry fewer, or ran under other settings writes it.
+func TestSaveSkipsUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json"+Suffix)
+	a := Entry{File: "/s/a.jsonl", Stamp: Stamp{Size: 1, Ino: 1}, Action: "not-due"}
+	b := Entry{File: "/s/b.jsonl", Stamp: Stamp{Size: 2, Ino: 2}, Action: "not-due"}
+	save(t, path, "s1", a, b)
+	ino := inode(t, path)
+	save(t, path, "s1", b, a) // the same entries, in another order
+	if inode(t, path) != ino {
+		t.Error("an unchanged state was written again")
+	}
+	grown := b
+	grown.Size++
+	for _, c := range []struct {
+		name     string
+		settings string
+		entries  []Entry
+	}{
+		{"a file changed", "s1", []Entry{a, grown}},
+		{"a file gone", "s1", []Entry{a}},
+		{"other settings", "s2", []Entry{a, grown}},
+	} {
+		save(t, path, c.settings, c.entries...)
+		if now := inode(t, path); now == ino {
+			t.Errorf("%s: the state was not written", c.name)
+		} else {
+			ino = now
+		}
+		again, _ := Open(path, c.settings)
+		if got := len(again.prev); got != len(c.entries) {
+			t.Errorf("%s: %d entries read back, want %d", c.name, got, len(c.entries))
+		}
+	}
+}
+
+func save(t *testing.T, path, settings string, entries ...Entry) {
+	t.Helper()
+	st, err := Open(path, settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		st.Keep(e)
+	}
+	if err := st.Save(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func inode(t *testing.T, path string) uint64 {
+	t.Helper()
+	s, err := StampFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Ino
+}
+
+// TestSaveNothingNoFile: a run with nothing to remember creates no state
+// file; where one was, it empties it (its entries are no longer true).
+func TestSaveNothingNoFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json"+Suffix)
+	save(t, path, "s1")
+	if _, err := os.Lstat(path); err == nil {
+		t.Fatal("a run with nothing to remember created a state file")
+	}
+	save(t, path, "s1", Entry{File: "/s/a.jsonl", Action: "not-due"})
+	save(t, path, "s1")
+	if again, _ := Open(path, "s1"); len(again.prev) != 0 {
+		t.Errorf("the state file still remembers %d files", len(again.prev))
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 
 	"github.com/pitool/pitool/internal/parallel"
@@ -57,6 +58,7 @@ func Expand(paths []string, opts ExpandOptions) ([]Target, error) {
 		case err != nil:
 			return nil, err
 		}
+		out = slices.Grow(out, len(files))
 		for _, f := range files {
 			out = append(out, Target{File: f, Root: p})
 		}

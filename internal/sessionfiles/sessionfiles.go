@@ -41,6 +41,11 @@ type File struct {
 	// socket"). It is never opened: reading a FIFO blocks, and no command
 	// may write to one in a folder. Commands list it as skipped.
 	Special string
+	// Info is the stat the walk took of a regular file found in a folder
+	// (following a symlink, as reading it does), before anything read it;
+	// nil when it took none. nightly compares it with its state file
+	// instead of taking another.
+	Info os.FileInfo
 }
 
 // NotRegular returns the reason a Special file is skipped, as the
@@ -272,14 +277,14 @@ func (w *walker) file(path string, outside bool) error {
 	key, ok := keyOf(info)
 	if i, seen := w.files[key]; ok && seen {
 		if w.out[i].Outside && !outside {
-			w.out[i] = File{Path: path}
+			w.out[i] = File{Path: path, Info: info}
 		}
 		return nil
 	}
 	if ok {
 		w.files[key] = len(w.out)
 	}
-	w.out = append(w.out, File{Path: path, Outside: outside})
+	w.out = append(w.out, File{Path: path, Outside: outside, Info: info})
 	return nil
 }
 
