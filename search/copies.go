@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -12,10 +13,19 @@ import (
 )
 
 // Pi's /clone and /fork, and pitool clone and fork, copy a session's history
-// into a new file: a new header, the entries copied with their ids and
-// timestamps. A plain copy of the file holds the same entries too. A match
-// in that history is then the same match in every copy, and a search over a
-// folder of forks would print it once per copy.
+// into a new file: a new header, whose parentSession names the source file,
+// and the entries copied with their ids and timestamps. A plain copy of the
+// file holds the same entries under the same header id. A match in that
+// history is then the same match in every copy, and a search over a folder
+// of forks would print it once per copy.
+//
+// Copies are looked for only among files that share history by their
+// headers (relatives, related.go): the same header id, or parentSession
+// links between them or to a common parent. Files are grouped by those
+// links, and a file alone in its group has no copies: its matches are all
+// shown and counted, as without Options.Copies. A copy made outside Pi
+// and pitool that gave the file a new header id and no parentSession is
+// not known as a copy, and its matches are shown again.
 //
 // The same match is the same entry (its id and its timestamp) with the same
 // text of it (its place among the entry's texts, its role and kind), at the
@@ -26,12 +36,14 @@ import (
 // holder, naming the copies (Match.Copies), and not in the copies.
 //
 // To know the copies before printing the first holder's match, Run reads
-// the files twice: a first pass keeps a 16-byte key of each match (two
-// 64-bit hashes) and the set of files holding it, the sets interned, so
-// memory grows with the number of distinct matches (about 40 bytes each)
-// and not with their copies. The second pass is the search as without
-// Options.Copies, in the order of the files. Stdin ("-") is read once: it
-// takes no part (its matches are all shown, and never counted as copies).
+// the files of groups of two or more twice: a first pass keeps a 16-byte
+// key of each of their matches (two 64-bit hashes) and the set of files
+// holding it, the sets interned, so memory grows with the number of
+// distinct matches in related files (about 40 bytes each), not with the
+// matches of the folder, and not with their copies. The second pass is the
+// search as without Options.Copies, in the order of the files. Stdin ("-")
+// is read once: it takes no part (its matches are all shown, and never
+// counted as copies), nor does a file that is not a regular one.
 
 // matchKey is a match's identity: two independent 64-bit hashes.
 type matchKey [2]uint64
@@ -221,12 +233,18 @@ func (c *copies) count(file int, name string) (n int, ok bool) {
 	return n, true
 }
 
-// scanCopies is the first pass: it searches files with workers goroutines
-// and records each file's match keys. A search that only counts keeps
+// scanCopies is the first pass: it searches the files that share history
+// with another (relatives) with workers goroutines and records each file's
+// match keys; it returns nil, and reads no file past its header, when no
+// file shares history with another. A search that only counts keeps
 // them, and its counts are made from them (copies.count): the files are
 // read once.
 func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, workers int) *copies {
 	c := newCopies(files)
+	related := relatives(files, c.index)
+	if !slices.Contains(related, true) {
+		return nil
+	}
 	if opts.CountOnly && opts.Limit == 0 {
 		c.counted = make([][]matchKey, len(files))
 	}
@@ -246,7 +264,7 @@ func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, w
 		}()
 	}
 	for i, f := range files {
-		if j, ok := c.place(f); !ok || j != i {
+		if j, ok := c.place(f); !ok || j != i || !related[i] {
 			continue
 		}
 		select {
