@@ -241,3 +241,26 @@ func TestCloneAndCopyShownOnce(t *testing.T) {
 		t.Errorf("shown %q, want %q", shown, want)
 	}
 }
+
+// TestFirstPassKeepsSharedKeys: once a group is read, the first pass keeps
+// only the keys of matches another file holds; a count keeps the number of
+// the others.
+func TestFirstPassKeepsSharedKeys(t *testing.T) {
+	u1 := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle"`)
+	files := writeSessions(t, []string{"s.jsonl", "x-cp.jsonl"}, func(_, n string) []string {
+		own := userLine("own-"+n, `"u1"`, "2026-01-10T09:00:02.000Z", `"needle, needle"`)
+		return []string{header("s1", "2026-01-10T09:00:00.000Z", ""), u1, own}
+	})
+	m, err := Compile("needle", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := scanCopies(context.Background(), m, Options{Copies: true, CountOnly: true}, files, 2)
+	if c == nil || len(c.holders) != 1 || len(c.counted[0]) != 1 || len(c.counted[1]) != 1 || c.alone[0] != 2 || c.alone[1] != 2 {
+		t.Fatalf("first pass kept %d keys, counted %v, alone %v; want 1 key, one each, 2 alone each", len(c.holders), c.counted, c.alone)
+	}
+	got := runCollect(t, "needle", Options{Copies: true, CountOnly: true}, files, 2)
+	if got.results[0].Count != 3 || got.results[1].Count != 2 {
+		t.Errorf("counts %+v, want 3 and 2", got.results)
+	}
+}

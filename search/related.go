@@ -8,14 +8,15 @@ import (
 	"github.com/pitool/pitool/jsonl"
 )
 
-// relatives marks the files, by their place in files, that share history
+// relatives groups the files, by their place in files, that share history
 // with another file given, as read from the session headers alone: the same
 // header id (a plain copy of the file), or a parentSession that names the
 // other file or the same parent (a clone or fork, linked as Pi's threads
 // link them), followed from file to file. Only the places of index (the
 // files of the first pass) are read. A file whose header cannot be read
-// shares with none.
-func relatives(files []string, index map[string]int) []bool {
+// shares with none. The groups are of two files or more, each in file
+// order, in the order of their first files; a file in none has no copies.
+func relatives(files []string, index map[string]int) [][]int {
 	g := newGroups(len(files))
 	for i, f := range files {
 		if j, ok := index[f]; !ok || j != i {
@@ -33,7 +34,7 @@ func relatives(files []string, index map[string]int) []bool {
 			g.link("path\x00"+pathKey(h.ParentSession), i)
 		}
 	}
-	return g.shared()
+	return g.list()
 }
 
 // groups joins files into groups (union-find): two files holding the same
@@ -70,15 +71,23 @@ func (g *groups) link(label string, i int) {
 	g.holder[label] = i
 }
 
-// shared reports, for each file, whether its group holds another file.
-func (g *groups) shared() []bool {
-	size := make([]int, len(g.root))
+// list is the groups of two files or more, each in file order, in the
+// order of their first files.
+func (g *groups) list() [][]int {
+	members := make(map[int][]int, len(g.root))
+	var roots []int
 	for i := range g.root {
-		size[g.find(i)]++
+		r := g.find(i)
+		if members[r] == nil {
+			roots = append(roots, r)
+		}
+		members[r] = append(members[r], i)
 	}
-	out := make([]bool, len(g.root))
-	for i := range g.root {
-		out[i] = size[g.find(i)] > 1
+	var out [][]int
+	for _, r := range roots {
+		if len(members[r]) > 1 {
+			out = append(out, members[r])
+		}
 	}
 	return out
 }
