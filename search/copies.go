@@ -12,10 +12,19 @@ import (
 )
 
 // Pi's /clone and /fork, and pitool clone and fork, copy a session's history
-// into a new file: a new header, the entries copied with their ids and
-// timestamps. A plain copy of the file holds the same entries too. A match
-// in that history is then the same match in every copy, and a search over a
-// folder of forks would print it once per copy.
+// into a new file: a new header, whose parentSession names the source file,
+// and the entries copied with their ids and timestamps. A plain copy of the
+// file holds the same entries under the same header id. A match in that
+// history is then the same match in every copy, and a search over a folder
+// of forks would print it once per copy.
+//
+// Copies are looked for only among files that share history by their
+// headers (relatives, related.go): the same header id, or parentSession
+// links between them or to a common parent. Files are grouped by those
+// links, and a file alone in its group has no copies: its matches are all
+// shown and counted, as without Options.Copies. A copy made outside Pi
+// and pitool that gave the file a new header id and no parentSession is
+// not known as a copy, and its matches are shown again.
 //
 // The same match is the same entry (its id and its timestamp) with the same
 // text of it (its place among the entry's texts, its role and kind), at the
@@ -26,12 +35,15 @@ import (
 // holder, naming the copies (Match.Copies), and not in the copies.
 //
 // To know the copies before printing the first holder's match, Run reads
-// the files twice: a first pass keeps a 16-byte key of each match (two
-// 64-bit hashes) and the set of files holding it, the sets interned, so
-// memory grows with the number of distinct matches (about 40 bytes each)
-// and not with their copies. The second pass is the search as without
-// Options.Copies, in the order of the files. Stdin ("-") is read once: it
-// takes no part (its matches are all shown, and never counted as copies).
+// the files of groups of two or more twice: a first pass, group by group,
+// keeps a 16-byte key of each of their matches (two 64-bit hashes) and the
+// set of files holding it, the sets interned, and drops the keys only one
+// file holds once its group is read. Memory grows with the distinct
+// matches of the largest group (about 40 bytes each) and the matches files
+// share, not with the matches of the folder, and not with their copies. The second pass is the
+// search as without Options.Copies, in the order of the files. Stdin ("-")
+// is read once: it takes no part (its matches are all shown, and never
+// counted as copies), nor does a file that is not a regular one.
 
 // matchKey is a match's identity: two independent 64-bit hashes.
 type matchKey [2]uint64
@@ -51,9 +63,16 @@ type copies struct {
 	trans   map[[2]uint32]uint32 // (set, file) → the set with file added
 
 	// counted, for a search that only counts (Options.CountOnly, no
-	// Limit): file → its match keys, kept from the first pass so that its
-	// count needs no second one; nil for a file the first pass could not read.
+	// Limit): file → its match keys that another file holds, kept from
+	// the first pass so that its count needs no second one; nil for a
+	// file the first pass could not read. alone: file → how many of its
+	// matches no other file holds.
 	counted [][]matchKey
+	alone   []int
+
+	// pending is the keys of the group being read, dropped once it is read
+	// (prune) unless another file holds them.
+	pending []matchKey
 
 	// after the first pass
 	first  []int32    // set → its first holder
@@ -115,6 +134,35 @@ func (c *copies) add(file int, header time.Time, keys []matchKey) {
 	}
 	for _, k := range keys {
 		c.holders[k] = c.with(c.holders[k], int32(file))
+	}
+	c.pending = append(c.pending, keys...)
+}
+
+// prune drops, once a group of files is read, the matches only one of them
+// holds: what the first pass keeps grows with the matches of one group,
+// and then with the matches that files share.
+func (c *copies) prune(group []int) {
+	for _, k := range c.pending {
+		if s, ok := c.holders[k]; ok && len(c.sets[s]) < 2 {
+			delete(c.holders, k)
+		}
+	}
+	c.pending = nil
+	if c.counted == nil {
+		return
+	}
+	for _, f := range group {
+		keys := c.counted[f]
+		if keys == nil {
+			continue
+		}
+		kept := []matchKey{} // not nil: the file was read
+		for _, k := range keys {
+			if _, ok := c.holders[k]; ok {
+				kept = append(kept, k)
+			}
+		}
+		c.counted[f], c.alone[f] = kept, len(keys)-len(kept)
 	}
 }
 
@@ -213,6 +261,7 @@ func (c *copies) count(file int, name string) (n int, ok bool) {
 	if i, in := c.place(name); !in || i != file || c.counted == nil || c.counted[file] == nil {
 		return 0, false
 	}
+	n = c.alone[file]
 	for _, k := range c.counted[file] {
 		if hide, _ := c.lookup(file, k); !hide {
 			n++
@@ -221,18 +270,25 @@ func (c *copies) count(file int, name string) (n int, ok bool) {
 	return n, true
 }
 
-// scanCopies is the first pass: it searches files with workers goroutines
-// and records each file's match keys. A search that only counts keeps
-// them, and its counts are made from them (copies.count): the files are
-// read once.
+// scanCopies is the first pass: it searches the files that share history
+// with another (relatives), one group after the other, with workers
+// goroutines, and records each file's match keys, keeping once a group is
+// read only those another file holds (copies.prune); it returns nil, and
+// reads no file past its header, when no file shares history with
+// another. A search that only counts keeps them, and its counts are made
+// from them (copies.count): those files are read once.
 func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, workers int) *copies {
 	c := newCopies(files)
+	groups := relatives(files, c.index)
+	if len(groups) == 0 {
+		return nil
+	}
 	if opts.CountOnly && opts.Limit == 0 {
-		c.counted = make([][]matchKey, len(files))
+		c.counted, c.alone = make([][]matchKey, len(files)), make([]int, len(files))
 	}
 	opts.Limit, opts.CountOnly = 0, true
 	jobs := make(chan int)
-	var wg sync.WaitGroup
+	var read, wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -242,20 +298,30 @@ func scanCopies(ctx context.Context, m *Matcher, opts Options, files []string, w
 				if _, err := s.search(ctx); err == nil {
 					c.add(i, s.headerTime, s.keys)
 				}
+				read.Done()
 			}
 		}()
 	}
-	for i, f := range files {
-		if j, ok := c.place(f); !ok || j != i {
-			continue
-		}
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
-		}
+	for _, g := range groups {
+		c.scanGroup(ctx, g, jobs, &read)
 	}
 	close(jobs)
 	wg.Wait()
 	c.finish()
 	return c
+}
+
+// scanGroup hands a group's files to the workers, waits until they are
+// read, and prunes what only one of them holds.
+func (c *copies) scanGroup(ctx context.Context, group []int, jobs chan<- int, read *sync.WaitGroup) {
+	for _, i := range group {
+		read.Add(1)
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			read.Done()
+		}
+	}
+	read.Wait()
+	c.prune(group)
 }

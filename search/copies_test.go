@@ -41,10 +41,11 @@ func copiesFolder(t *testing.T) []string {
 	u1esc := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a n\u0065edle and a needle"`)
 	u2 := userLine("u2", `"u1"`, "2026-01-10T09:00:02.000Z", `"needle again"`)
 	u9 := userLine("u9", `"u1"`, "2026-01-11T09:00:01.000Z", `"the fork's own needle"`)
+	src := filepath.Join(dir, "s.jsonl") // parentSession: the source's absolute path, as Pi writes it
 	files := map[string][]string{
-		"clone1.jsonl": {header("c1", "2026-02-01T00:00:00.000Z", "s.jsonl"), u1, u2},
-		"clone2.jsonl": {header("c2", "2026-02-02T00:00:00.000Z", "s.jsonl"), u1esc, u2},
-		"fork.jsonl":   {header("f1", "2026-01-11T09:00:00.000Z", "s.jsonl"), u1, u9},
+		"clone1.jsonl": {header("c1", "2026-02-01T00:00:00.000Z", src), u1, u2},
+		"clone2.jsonl": {header("c2", "2026-02-02T00:00:00.000Z", src), u1esc, u2},
+		"fork.jsonl":   {header("f1", "2026-01-11T09:00:00.000Z", src), u1, u9},
 		"s.jsonl":      {header("s1", "2026-01-10T09:00:00.000Z", ""), u1, u2},
 		"x-copy.jsonl": {header("s1", "2026-01-10T09:00:00.000Z", ""), u1, u2},
 	}
@@ -158,5 +159,108 @@ func TestCopiesCountFromFirstPass(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(want, []int{0, 0, 1, 3, 0, 3, 0, 2}) {
 			t.Errorf("workers %d: counted %v, shown %v, want [0 0 1 3 0 3 0 2]", workers, got, want)
 		}
+	}
+}
+
+// writeSessions writes each session's lines to a file named by its key in
+// a new folder, and returns the paths in the order of names.
+func writeSessions(t *testing.T, names []string, lines func(dir, name string) []string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte(strings.Join(lines(dir, n), "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// TestUnrelatedSessionsNoKeyPass: sessions whose headers share no id and
+// no parentSession have no copies: the first pass reads none of them past
+// its header, and every match is shown and counted.
+func TestUnrelatedSessionsNoKeyPass(t *testing.T) {
+	u1 := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle"`)
+	files := writeSessions(t, []string{"a.jsonl", "b.jsonl", "c.jsonl"}, func(_, n string) []string {
+		return []string{header("id-"+n, "2026-01-10T09:00:00.000Z", ""), u1}
+	})
+	m, err := Compile("needle", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := scanCopies(context.Background(), m, Options{Copies: true, CountOnly: true}, files, 2); c != nil {
+		t.Errorf("a first pass over unrelated sessions: %d keys", len(c.holders))
+	}
+	for _, opts := range []Options{{Copies: true}, {Copies: true, CountOnly: true}} {
+		c := runCollect(t, "needle", opts, files, 2)
+		var counts []int
+		for _, r := range c.results {
+			counts = append(counts, r.Count)
+		}
+		if want := []int{1, 1, 1}; !reflect.DeepEqual(counts, want) {
+			t.Errorf("%+v: counts %v, want %v", opts, counts, want)
+		}
+	}
+}
+
+// TestCloneAndCopyShownOnce: a clone (its parentSession names the source
+// by its absolute path, as Pi and pitool write it) and a plain copy (the
+// same header id, after s.jsonl by path) show a shared match once; a session unrelated to them
+// is not read by the first pass, and its match is shown.
+func TestCloneAndCopyShownOnce(t *testing.T) {
+	u1 := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle"`)
+	files := writeSessions(t, []string{"clone.jsonl", "other.jsonl", "s.jsonl", "x-cp.jsonl"}, func(dir, n string) []string {
+		h := map[string]string{
+			"clone.jsonl": header("c1", "2026-02-01T00:00:00.000Z", filepath.Join(dir, "s.jsonl")),
+			"other.jsonl": header("o1", "2026-01-01T00:00:00.000Z", ""),
+			"s.jsonl":     header("s1", "2026-01-10T09:00:00.000Z", ""),
+			"x-cp.jsonl":  header("s1", "2026-01-10T09:00:00.000Z", ""),
+		}[n]
+		return []string{h, u1}
+	})
+	m, err := Compile("needle", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := scanCopies(context.Background(), m, Options{Copies: true}, files, 2)
+	if c == nil || !c.headers[1].IsZero() || c.headers[2].IsZero() {
+		t.Fatalf("first pass: want clone, cp and s read, other not: %+v", c)
+	}
+	got := runCollect(t, "needle", Options{Copies: true}, files, 2)
+	var shown []string
+	for _, mt := range got.matches {
+		var copies []string
+		for _, f := range mt.Copies {
+			copies = append(copies, filepath.Base(f))
+		}
+		shown = append(shown, fmt.Sprintf("%s %v", filepath.Base(mt.File), copies))
+	}
+	if want := []string{"other.jsonl []", "s.jsonl [clone.jsonl x-cp.jsonl]"}; !reflect.DeepEqual(shown, want) {
+		t.Errorf("shown %q, want %q", shown, want)
+	}
+}
+
+// TestFirstPassKeepsSharedKeys: once a group is read, the first pass keeps
+// only the keys of matches another file holds; a count keeps the number of
+// the others.
+func TestFirstPassKeepsSharedKeys(t *testing.T) {
+	u1 := userLine("u1", "null", "2026-01-10T09:00:01.000Z", `"a needle"`)
+	files := writeSessions(t, []string{"s.jsonl", "x-cp.jsonl"}, func(_, n string) []string {
+		own := userLine("own-"+n, `"u1"`, "2026-01-10T09:00:02.000Z", `"needle, needle"`)
+		return []string{header("s1", "2026-01-10T09:00:00.000Z", ""), u1, own}
+	})
+	m, err := Compile("needle", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := scanCopies(context.Background(), m, Options{Copies: true, CountOnly: true}, files, 2)
+	if c == nil || len(c.holders) != 1 || len(c.counted[0]) != 1 || len(c.counted[1]) != 1 || c.alone[0] != 2 || c.alone[1] != 2 {
+		t.Fatalf("first pass kept %d keys, counted %v, alone %v; want 1 key, one each, 2 alone each", len(c.holders), c.counted, c.alone)
+	}
+	got := runCollect(t, "needle", Options{Copies: true, CountOnly: true}, files, 2)
+	if got.results[0].Count != 3 || got.results[1].Count != 2 {
+		t.Errorf("counts %+v, want 3 and 2", got.results)
 	}
 }

@@ -14,6 +14,7 @@
 // Run searches many files in parallel and hands each file's matches over in
 // the order the files were given. With Options.Copies, a match that clones,
 // forks and copies of a session share is handed over once, at the session
-// with the earliest header, naming the others; a first pass over the files
-// finds them (copies.go).
+// with the earliest header, naming the others; the session headers tell
+// which files share history (the same id, or parentSession links), and a
+// first pass over those files only finds the copies (copies.go).
 package search
