@@ -35,11 +35,11 @@ func Threads(listings []*Listing) []ThreadRow {
 	nodes := make([]*thread, len(listings))
 	for i, l := range listings {
 		nodes[i] = &thread{index: i, modified: unixMillis(l.Modified)}
-		byPath[pathKey(l.Path)] = nodes[i]
+		byPath[PathKey(l.Path)] = nodes[i]
 	}
 	var roots []*thread
 	for i, l := range listings {
-		parent, ok := byPath[pathKey(l.ParentSessionPath)]
+		parent, ok := byPath[PathKey(l.ParentSessionPath)]
 		if l.ParentSessionPath != "" && ok && !parent.within(nodes[i]) {
 			nodes[i].parent = parent
 			parent.children = append(parent.children, nodes[i])
@@ -124,9 +124,10 @@ func treePrefix(depth int, continues []bool, last bool) string {
 	return b.String()
 }
 
-// pathKey is Pi's comparison key of a session path: the absolute path with
-// its symbolic links resolved, or without resolving them when that fails.
-func pathKey(path string) string {
+// PathKey is Pi's comparison key of a session path (a header's
+// parentSession against a file's path): the absolute path with its symbolic
+// links resolved, or without resolving them when that fails.
+func PathKey(path string) string {
 	if path == "" {
 		return ""
 	}

@@ -2,7 +2,6 @@ package search
 
 import (
 	"os"
-	"path/filepath"
 	"syscall"
 
 	"github.com/pitool/pitool/jsonl"
@@ -26,12 +25,12 @@ func relatives(files []string, index map[string]int) [][]int {
 		if !ok {
 			continue
 		}
-		g.link("path\x00"+pathKey(f), i)
+		g.link("path\x00"+jsonl.PathKey(f), i)
 		if h.ID != "" {
 			g.link("id\x00"+h.ID, i)
 		}
 		if h.ParentSession != "" {
-			g.link("path\x00"+pathKey(h.ParentSession), i)
+			g.link("path\x00"+jsonl.PathKey(h.ParentSession), i)
 		}
 	}
 	return g.list()
@@ -106,18 +105,4 @@ func fileHeader(name string) (jsonl.Header, bool) {
 		return jsonl.Header{}, false
 	}
 	return jsonl.SessionHeader(name, f)
-}
-
-// pathKey compares session paths as Pi does (and jsonl.Threads): the
-// absolute path with its symbolic links resolved, or without resolving
-// them when that fails.
-func pathKey(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return path
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
-	}
-	return abs
 }
