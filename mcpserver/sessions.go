@@ -50,7 +50,12 @@ func listFiles(ctx context.Context, files []string, keep func(cwd string) bool) 
 	err := parallel.Each(ctx, len(files), 0, func() func(i int) {
 		var lister jsonl.Lister
 		return func(i int) {
-			l, err := lister.ListFile(files[i], jsonl.ListOptions{Compressed: true, KeepCwd: keep})
+			// an archive is read whole as a stream; a plain file only at its head and tail
+			archived := !sessionfiles.ListedByPi(files[i])
+			l, err := lister.ListFile(files[i], jsonl.ListOptions{Compressed: archived, KeepCwd: keep})
+			if errors.Is(err, jsonl.ErrCompressed) { // a .jsonl holding compressed bytes
+				l, err = lister.ListFile(files[i], jsonl.ListOptions{Compressed: true, KeepCwd: keep})
+			}
 			if err == nil {
 				rows[i] = l
 			}
