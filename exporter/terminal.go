@@ -7,10 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/glamour"
-	"github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -28,7 +25,7 @@ const MinTerminalWidth = 40
 // ShowTerminal writes the conversation of ix for a person reading it in a
 // terminal: opts.Leaf's branch (or the active one), or with AllBranches
 // every branch in tree order, each marked where it starts. Markdown is
-// rendered (glamour), a tool call takes one line with its result folded to
+// rendered (termMarkdown), a tool call takes one line with its result folded to
 // its first line (to.Full unfolds), thinking is folded likewise, and every
 // text from the session passes through termtext, so nothing in it reaches
 // the terminal as a control sequence.
@@ -38,46 +35,24 @@ func ShowTerminal(ctx context.Context, w io.Writer, ix *jsonl.Index, opts HTMLOp
 		return err
 	}
 	to.Width = max(to.Width, MinTerminalWidth)
-	md, err := newMarkdownRenderer(to)
-	if err != nil {
-		return err
-	}
 	bw := bufio.NewWriterSize(w, writeBufferSize)
-	s := &screen{w: bw, to: to, md: md}
+	s := &screen{w: bw, to: to, md: newTermMarkdown(to.Color)}
 	s.head(t.Head)
-	if err := t.Each(ctx, func(it *Item) bool { s.item(it); return s.err == nil }); err != nil {
+	if err := t.Each(ctx, func(it *Item) bool { s.item(it); return true }); err != nil {
 		return err
-	}
-	if s.err != nil {
-		return s.err
 	}
 	return bw.Flush()
 }
 
-// newMarkdownRenderer is glamour at the width, in colour or in plain ASCII
-// (no escape sequence at all, for a pipe or NO_COLOR).
-func newMarkdownRenderer(to TerminalOptions) (*glamour.TermRenderer, error) {
-	style, profile := glamour.WithStyles(styles.NoTTYStyleConfig), termenv.Ascii
-	if to.Color {
-		style, profile = glamour.WithStandardStyle(styles.DarkStyle), termenv.ANSI256
-	}
-	r, err := glamour.NewTermRenderer(style, glamour.WithColorProfile(profile), glamour.WithWordWrap(to.Width-2*bodyIndent))
-	if err != nil {
-		return nil, fmt.Errorf("markdown renderer: %w", err)
-	}
-	return r, nil
-}
-
-// bodyIndent is glamour's margin, and the indent of every line under a
-// heading.
+// bodyIndent is the indent of every line under a heading, and the margin
+// markdown keeps on the right.
 const bodyIndent = 2
 
 // screen writes items as lines on a terminal of to.Width columns.
 type screen struct {
-	w   *bufio.Writer
-	to  TerminalOptions
-	md  *glamour.TermRenderer
-	err error // the first rendering error
+	w  *bufio.Writer
+	to TerminalOptions
+	md *termMarkdown
 }
 
 // SGR codes of the styles used.
@@ -295,19 +270,10 @@ func (s *screen) text(indent int, text string) {
 	}
 }
 
-// markdown renders session markdown, made visible first, at the body's
-// indent (glamour's margin).
+// markdown renders session markdown at the body's indent, a margin as wide
+// on the right.
 func (s *screen) markdown(text string) {
-	out, err := s.md.Render(termtext.VisibleText(strings.TrimSpace(text)))
-	if err != nil {
-		s.err = fmt.Errorf("render markdown: %w", err)
-		return
-	}
-	out = strings.Trim(out, "\n")
-	for _, l := range strings.Split(out, "\n") {
-		if ansi.StringWidth(l) > s.to.Width { // a word longer than the line: glamour does not break it
-			l = ansi.Hardwrap(l, s.to.Width, true)
-		}
-		s.line(strings.TrimRight(l, " "))
+	for _, l := range s.md.render(strings.TrimSpace(text), s.to.Width-2*bodyIndent) {
+		s.line(strings.TrimRight(strings.Repeat(" ", bodyIndent)+l, " "))
 	}
 }

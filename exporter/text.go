@@ -50,14 +50,20 @@ type markdown struct {
 func newMarkdown() *markdown {
 	m := &markdown{policy: sanitizer()}
 	m.out = bufio.NewWriter(&m.buf)
-	m.md = goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
+	m.md = newGoldmark(
 		goldmark.WithRendererOptions(
 			gmhtml.WithHardWraps(),
 			gmrenderer.WithNodeRenderers(util.Prioritized(codeBlockRenderer{m}, 100)),
 		),
 	)
 	return m
+}
+
+// newGoldmark is goldmark reading the markdown pitool renders, for the
+// page and the terminal alike: CommonMark with GitHub's extensions (tables,
+// strikethrough, task lists, autolinks), then opts.
+func newGoldmark(opts ...goldmark.Option) goldmark.Markdown {
+	return goldmark.New(append([]goldmark.Option{goldmark.WithExtensions(extension.GFM)}, opts...)...)
 }
 
 // markdowns hands out markdown renderers to the goroutines that render page
