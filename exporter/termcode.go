@@ -7,7 +7,6 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 )
@@ -52,16 +51,22 @@ func (d *termDraw) code(n ast.Node, width int) []string {
 		b.Write(seg.Value(d.src))
 	}
 	code := strings.ReplaceAll(b.String(), "\t", "    ")
-	width -= codeIndent
 	indent := strings.Repeat(" ", codeIndent)
-	if out, ok := d.highlight(n, code); ok {
-		var wrapped []string
-		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-			wrapped = append(wrapped, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
-		}
-		return prefixLines(wrapped, indent, indent)
+	return d.indented(func(_ ast.Node, width int) []string { return d.codeLines(n, code, width) }, n, width, indent, indent)
+}
+
+// codeLines are code's lines, highlighted or not, broken where wider than
+// width.
+func (d *termDraw) codeLines(n ast.Node, code string, width int) []string {
+	out, ok := d.highlight(n, code)
+	if !ok {
+		return d.rawLines(code, width, d.pick("", sgrYellow))
 	}
-	return prefixLines(d.rawLines(code, width, d.pick("", sgrYellow)), indent, indent)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		lines = append(lines, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+	}
+	return lines
 }
 
 // highlight is code as chroma's 256-colour terminal formatter writes it,
@@ -71,7 +76,7 @@ func (d *termDraw) highlight(n ast.Node, code string) (string, bool) {
 	if !d.color || !ok || f.Info == nil || len(code) > maxHighlightBytes {
 		return "", false
 	}
-	lexer := lexers.Get(string(f.Language(d.src)))
+	lexer := lexerForLang(string(f.Language(d.src)))
 	if lexer == nil {
 		return "", false
 	}

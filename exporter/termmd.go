@@ -36,7 +36,7 @@ func (m *termMarkdown) render(text string, width int) []string {
 }
 
 // minBlockWidth is the narrowest a block is drawn at, however deep it is
-// nested: below it, a nested block's lines may exceed the width.
+// nested (see indented).
 const minBlockWidth = 8
 
 // termDraw draws one markdown document.
@@ -82,7 +82,8 @@ func (d *termDraw) block(n ast.Node, width int) []string {
 	case *ast.CodeBlock, *ast.FencedCodeBlock:
 		return d.code(n, width)
 	case *ast.Blockquote:
-		return prefixLines(d.children(n, width-2), d.paint(d.pick("| ", "│ "), sgrDim), d.paint(d.pick("| ", "│ "), sgrDim))
+		bar := d.paint(d.pick("| ", "│ "), sgrDim)
+		return d.indented(d.children, n, width, bar, bar)
 	case *ast.List:
 		return d.list(n, width)
 	case *ast.HTMLBlock:
@@ -133,12 +134,11 @@ func (d *termDraw) list(n *ast.List, width int) []string {
 	}
 	i := 0
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		lines := d.children(c, width-markWidth)
 		if len(out) > 0 && !n.IsTight {
 			out = append(out, "")
 		}
 		mark := markers[i] + strings.Repeat(" ", markWidth-ansi.StringWidth(markers[i]))
-		out = append(out, prefixLines(lines, mark, strings.Repeat(" ", markWidth))...)
+		out = append(out, d.indented(d.children, c, width, mark, strings.Repeat(" ", markWidth))...)
 		i++
 	}
 	return out
@@ -163,6 +163,18 @@ func isTask(item ast.Node) bool {
 		return ok
 	}
 	return false
+}
+
+// indented draws n with draw at width less the prefixes', its first line
+// after first and the others after rest (first and rest are as wide).
+// Nested so deep that fewer than minBlockWidth columns would be left, n is
+// drawn at width without them: no line is ever wider than width.
+func (d *termDraw) indented(draw func(ast.Node, int) []string, n ast.Node, width int, first, rest string) []string {
+	w := ansi.StringWidth(rest)
+	if width-w < minBlockWidth {
+		return draw(n, width)
+	}
+	return prefixLines(draw(n, width-w), first, rest)
 }
 
 // prefixLines puts first before the first line and rest before the others;

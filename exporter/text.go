@@ -177,7 +177,7 @@ func (c codeBlockRenderer) renderCode(w util.BufWriter, src []byte, n ast.Node, 
 	}
 	var lexer chroma.Lexer
 	if lang != "" && c.m.highlight {
-		lexer = lexers.Get(lang)
+		lexer = lexerForLang(lang)
 	}
 	c.m.code.Reset()
 	writeHighlighted(&c.m.code, code.String(), lexer)
@@ -281,6 +281,22 @@ func headTokens(tokens []chroma.Token, lines int) []chroma.Token {
 // lexerCache maps a file name's extension to its lexer (nil: none fits):
 // matching a name against every lexer's patterns is slow.
 var lexerCache sync.Map
+
+// langLexers maps a fence's language to its lexer (nil: none): for a name
+// chroma does not know, lexers.Get tries it against every lexer's file
+// name patterns, milliseconds each time.
+var langLexers sync.Map
+
+// lexerForLang is lexers.Get(lang), remembered.
+func lexerForLang(lang string) chroma.Lexer {
+	if l, ok := langLexers.Load(lang); ok {
+		lexer, _ := l.(chroma.Lexer)
+		return lexer
+	}
+	lexer := lexers.Get(lang)
+	langLexers.Store(lang, lexer)
+	return lexer
+}
 
 // lexerForPath picks a lexer from a file name, nil when none fits.
 func lexerForPath(p string) chroma.Lexer {
