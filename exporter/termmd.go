@@ -113,7 +113,7 @@ func (d *termDraw) paint(text string, codes ...string) string {
 
 // heading is its level's hashes and its text, bold.
 func (d *termDraw) heading(n *ast.Heading, width int) []string {
-	style := joinSGR(sgrBold, sgrPurple)
+	style := joinSGR(sgrBold, sgrHeading)
 	marks := []span{{text: strings.Repeat("#", n.Level) + " ", sgr: style}}
 	return d.wrap(append(marks, d.inlines(n, style)...), width)
 }

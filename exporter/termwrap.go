@@ -21,6 +21,7 @@ var hardBreak = span{text: "\n"}
 const (
 	sgrUnderline = "4"
 	sgrStrike    = "9"
+	sgrHeading   = "38;5;39" // a bright blue
 )
 
 // joinSGR is the style of b inside a.
@@ -88,7 +89,7 @@ func (d *termDraw) inline(n ast.Node, sgr string, out []span) []span {
 		return out
 	case *east.TaskCheckBox:
 		if n.IsChecked {
-			return add(out, "[x] ", sgr)
+			return add(out, d.pick("[x] ", "[✓] "), sgr)
 		}
 		return add(out, "[ ] ", sgr)
 	}
