@@ -60,7 +60,7 @@ func (d *termDraw) code(n ast.Node, width int) []string {
 func (d *termDraw) codeLines(n ast.Node, code string, width int) []string {
 	out, ok := d.highlight(n, code)
 	if !ok {
-		return d.rawLines(code, width, d.pick("", sgrYellow))
+		return d.rawLines(code, width, sgrYellow)
 	}
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {

@@ -121,25 +121,21 @@ func (d *termDraw) heading(n *ast.Heading, width int) []string {
 // list draws each item under its marker, its lines after the first
 // indented by the marker's width.
 func (d *termDraw) list(n *ast.List, width int) []string {
-	var out []string
-	num := n.Start
-	markers := make([]string, 0, n.ChildCount())
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		markers = append(markers, d.marker(n, c, num))
-		num++
-	}
+	var items []ast.Node
+	var markers []string
 	markWidth := 0
-	for _, m := range markers {
-		markWidth = max(markWidth, ansi.StringWidth(m))
-	}
-	i := 0
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if len(out) > 0 && !n.IsTight {
+		items = append(items, c)
+		markers = append(markers, d.marker(n, c, n.Start+len(markers)))
+		markWidth = max(markWidth, ansi.StringWidth(markers[len(markers)-1]))
+	}
+	var out []string
+	for i, item := range items {
+		if i > 0 && !n.IsTight {
 			out = append(out, "")
 		}
 		mark := markers[i] + strings.Repeat(" ", markWidth-ansi.StringWidth(markers[i]))
-		out = append(out, d.indented(d.children, c, width, mark, strings.Repeat(" ", markWidth))...)
-		i++
+		out = append(out, d.indented(d.children, item, width, mark, strings.Repeat(" ", markWidth))...)
 	}
 	return out
 }

@@ -25,6 +25,8 @@ func TestTermMarkdownElements(t *testing.T) {
 		{"headings keep their level", "# One\n\n### Three", "# One\n\n### Three"},
 		{"emphasis, strong and strikethrough keep their markers", "*a* **b** ~~c~~", "*a* **b** ~~c~~"},
 		{"a code span is its text", "run `ls -la` now", "run ls -la now"},
+		{"a line ending in a code span is a space", "a `x\ny` b", "a x y b"},
+		{"escapes and references are resolved", "\\*x\\* &amp; &#65;", "*x* & A"},
 		{"fenced code is indented, cut where too wide", "```go\nfunc main() { return }\n```", "  func main() { retu\n  rn }"},
 		{"indented code", "    x := 1\n\n    y := 2", "  x := 1\n\n  y := 2"},
 		{"an unordered list", "- a\n- b", "- a\n- b"},
@@ -65,15 +67,15 @@ func TestTermMarkdownColor(t *testing.T) {
 }
 
 // TestTermMarkdownVisible: a control character in the text, in code, in a
-// code span, or in a link's destination as an entity is shown, never sent.
+// code span, or written as a character reference is shown, never sent.
 func TestTermMarkdownVisible(t *testing.T) {
-	md := "a \x1b[2J b\n\n```go\nx := \"\x1b]52;c;aGk=\x07\"\n```\n\n[x](&#27;[31m) `\x9b`"
+	md := "a \x1b[2J b\n\n```go\nx := \"\x1b]52;c;aGk=\x07\"\n```\n\n[x](&#27;[31m) `\x9b` &#27;]8;;y"
 	for _, color := range []bool{false, true} {
 		got := strings.Join(newTermMarkdown(color).render(md, 60), "\n")
 		if strings.Contains(ansi.Strip(got), "\x1b") || strings.Contains(got, "\x1b]") || strings.Contains(got, "\x9b") || strings.Contains(got, "\x07") {
 			t.Errorf("color %v: a control character reaches the terminal: %q", color, got)
 		}
-		if !strings.Contains(got, `\x1b[2J`) || !strings.Contains(got, `\x9b`) {
+		if !strings.Contains(got, `\x1b[2J`) || !strings.Contains(got, `\x9b`) || !strings.Contains(got, `\x1b]8;;y`) {
 			t.Errorf("color %v: the controls are not shown: %q", color, got)
 		}
 	}

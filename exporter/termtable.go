@@ -52,7 +52,7 @@ func (d *termDraw) tableRows(n *east.Table) [][]tableCell {
 		var row []tableCell
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
 			if cell, ok := c.(*east.TableCell); ok {
-				row = append(row, tableCell{spans: d.inlines(cell, d.pick("", sgr)), align: cell.Alignment})
+				row = append(row, tableCell{spans: d.inlines(cell, sgr), align: cell.Alignment})
 			}
 		}
 		if len(rows) > 0 {

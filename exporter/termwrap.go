@@ -8,6 +8,7 @@ import (
 	"github.com/pitool/pitool/internal/termtext"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // span is a run of inline text in one style (SGR codes, "" for none); a
@@ -56,7 +57,7 @@ func (d *termDraw) inlines(n ast.Node, sgr string) []span {
 func (d *termDraw) inline(n ast.Node, sgr string, out []span) []span {
 	switch n := n.(type) {
 	case *ast.Text:
-		out = add(out, string(n.Value(d.src)), sgr)
+		out = add(out, d.textValue(n), sgr)
 		switch {
 		case n.HardLineBreak():
 			out = append(out, hardBreak)
@@ -67,7 +68,7 @@ func (d *termDraw) inline(n ast.Node, sgr string, out []span) []span {
 	case *ast.String:
 		return add(out, string(n.Value), sgr)
 	case *ast.CodeSpan:
-		return add(out, d.plainText(n), joinSGR(sgr, d.pick("", sgrCyan)))
+		return add(out, d.plainText(n), joinSGR(sgr, sgrCyan))
 	case *ast.Emphasis:
 		if n.Level == 1 {
 			return d.marked(n, out, sgr, "*", sgrItalic)
@@ -78,13 +79,13 @@ func (d *termDraw) inline(n ast.Node, sgr string, out []span) []span {
 	case *ast.Link:
 		return d.link(n, sgr, out)
 	case *ast.AutoLink:
-		return add(out, string(n.Label(d.src)), joinSGR(sgr, d.pick("", sgrUnderline)))
+		return add(out, string(n.Label(d.src)), joinSGR(sgr, sgrUnderline))
 	case *ast.Image:
-		return add(out, "[image: "+d.plainText(n)+"]", joinSGR(sgr, d.pick("", sgrDim)))
+		return add(out, "[image: "+d.plainText(n)+"]", joinSGR(sgr, sgrDim))
 	case *ast.RawHTML:
 		for i := 0; i < n.Segments.Len(); i++ {
 			seg := n.Segments.At(i)
-			out = add(out, strings.ReplaceAll(string(seg.Value(d.src)), "\n", " "), joinSGR(sgr, d.pick("", sgrDim)))
+			out = add(out, strings.ReplaceAll(string(seg.Value(d.src)), "\n", " "), joinSGR(sgr, sgrDim))
 		}
 		return out
 	case *east.TaskCheckBox:
@@ -97,6 +98,17 @@ func (d *termDraw) inline(n ast.Node, sgr string, out []span) []span {
 		out = d.inline(c, sgr, out)
 	}
 	return out
+}
+
+// textValue is a text's characters as goldmark's HTML renderer reads them:
+// backslash escapes and character references resolved, except in code,
+// where a line ending is a space.
+func (d *termDraw) textValue(n *ast.Text) string {
+	v := n.Value(d.src)
+	if n.IsRaw() {
+		return strings.ReplaceAll(string(v), "\n", " ")
+	}
+	return string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v))))
 }
 
 // marked is n's text in code when in colour, between its markdown markers
@@ -113,9 +125,9 @@ func (d *termDraw) marked(n ast.Node, out []span, sgr, marker, code string) []sp
 // link is the link's text underlined, then its destination in brackets
 // when it is not the text itself.
 func (d *termDraw) link(n *ast.Link, sgr string, out []span) []span {
-	out = append(out, d.inlines(n, joinSGR(sgr, d.pick("", sgrUnderline)))...)
+	out = append(out, d.inlines(n, joinSGR(sgr, sgrUnderline))...)
 	if dest := string(n.Destination); dest != "" && dest != d.plainText(n) {
-		out = add(out, " ("+dest+")", joinSGR(sgr, d.pick("", sgrDim)))
+		out = add(out, " ("+dest+")", joinSGR(sgr, sgrDim))
 	}
 	return out
 }
