@@ -123,6 +123,14 @@ type skim struct {
 type Reader struct {
 	ls lineSkimmer
 	s  skim
+	// text is what Read parsed last, and end where its value ends in it
+	// (0 when it did not parse): the walks of eachread.go read it.
+	text []byte
+	end  int
+	// SkipToolCalls leaves Msg.ToolCalls out of the Fields, for a reader
+	// that does not use them (search): they are a second walk of an
+	// assistant's content.
+	SkipToolCalls bool
 }
 
 // Read parses the one JSON value that starts at b[i] (not at white space)
@@ -135,7 +143,11 @@ func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	text := b[i:]
 	r.s = skim{}
 	res := r.ls.read(text, &r.s)
-	if content := r.s.Msg.Content; res.OK() && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
+	r.text, r.end = text, 0
+	if res.OK() {
+		r.end = res.End
+	}
+	if content := r.s.Msg.Content; res.OK() && !r.SkipToolCalls && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
 		r.s.Msg.ToolCalls = r.ls.toolCalls(text, cap(text)-cap(content)) // content is a slice of text
 	}
 	if f != nil {

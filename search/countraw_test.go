@@ -11,7 +11,8 @@ import (
 // TestCountRawAsDecoded: where countRaw counts a text in its raw bytes, it
 // counts what the matcher finds in the decoded text, however the text is
 // escaped; patterns are pieces of the text and of the escapes themselves
-// ("n", "u00", "t" after a backslash).
+// ("n", "u00", "t" after a backslash). Whether the text may hold a \u escape
+// is what jsonl.Reader says of its line.
 func TestCountRawAsDecoded(t *testing.T) {
 	r := rand.New(rand.NewSource(28))
 	counted := 0
@@ -31,7 +32,11 @@ func TestCountRawAsDecoded(t *testing.T) {
 			if !utf8.Valid(raw) {
 				continue
 			}
-			n, ok := m.countRaw(raw[1 : len(raw)-1])
+			var rd jsonl.Reader // says, as for a line, whether the literal holds a \u escape
+			if !rd.Read(raw, 0, nil).OK() {
+				t.Fatalf("%s literal %s does not parse", name, raw)
+			}
+			n, ok := m.countRaw(raw[1:len(raw)-1], rd.UnicodeEscapes())
 			if !ok {
 				continue
 			}

@@ -115,6 +115,7 @@ func (s *fileSearch) search(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	sc := jsonl.NewScanner(src.Reader(), name)
+	s.reader.SkipToolCalls = true
 	for n := 0; sc.Scan(); n++ {
 		if n&1023 == 0 && ctx.Err() != nil {
 			return s.count, ctx.Err()
@@ -172,7 +173,7 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	s.validUTF8 = !syn.BadUTF8
 	var err error
 	s.textN = 0
-	entryTexts(l.Bytes, &s.fields, func(t text) bool {
+	entryTexts(&s.reader, l.Bytes, &s.fields, func(t text) bool {
 		err = s.text(l, t)
 		s.textN++
 		return err == nil
@@ -271,7 +272,7 @@ func (s *fileSearch) countsRaw(raw []byte) bool {
 	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || !s.validUTF8 || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
-	n, ok := s.m.countRaw(raw[1 : len(raw)-1])
+	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
 	s.count += n
 	return ok
 }

@@ -348,9 +348,11 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // backslash, so an escape's two bytes can meet a match only where the
 // escaped character would be its first: an occurrence after an odd run of
 // backslashes is no match, and every other one is a match of the decoded
-// text, in the same order and never overlapping another.
-func (m *Matcher) countRaw(raw []byte) (n int, ok bool) {
-	if !m.plain || bytes.Contains(raw, []byte(`\u`)) {
+// text, in the same order and never overlapping another. unicode says raw
+// may hold a \u escape (its line has one): only then is raw looked through
+// for one.
+func (m *Matcher) countRaw(raw []byte, unicode bool) (n int, ok bool) {
+	if !m.plain || unicode && bytes.Contains(raw, []byte(`\u`)) {
 		return 0, false
 	}
 	size := len(m.literal.needle)

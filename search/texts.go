@@ -23,13 +23,14 @@ type text struct {
 }
 
 // entryTexts calls emit with each text of the entry whose line is line and
-// whose Fields are f, in the order of the line, until emit returns false.
-func entryTexts(line []byte, f *jsonl.Fields, emit func(text) bool) {
+// whose Fields are f, as r read them, in the order of the line, until emit
+// returns false.
+func entryTexts(r *jsonl.Reader, line []byte, f *jsonl.Fields, emit func(text) bool) {
 	switch jsonl.EntryTypeOf(f.Type) {
 	case jsonl.TypeMessage:
-		messageTexts(f, emit)
+		messageTexts(r, f, emit)
 	case jsonl.TypeCustomMessage:
-		contentTexts(jsonl.RoleCustom, KindText, "", f.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, "", f.Content, emit)
 	case jsonl.TypeCompaction:
 		summaryText(jsonl.RoleCompactionSummary, line, emit)
 	case jsonl.TypeBranchSummary:
@@ -38,18 +39,18 @@ func entryTexts(line []byte, f *jsonl.Fields, emit func(text) bool) {
 }
 
 // messageTexts is entryTexts for a message entry.
-func messageTexts(f *jsonl.Fields, emit func(text) bool) {
+func messageTexts(r *jsonl.Reader, f *jsonl.Fields, emit func(text) bool) {
 	m := &f.Msg
 	switch role := jsonl.RoleOf(m.Role); role {
 	case jsonl.UserRole:
-		contentTexts(jsonl.RoleUser, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleUser, KindText, "", m.Content, emit)
 	case jsonl.CustomRole, jsonl.HookMessageRole:
-		contentTexts(jsonl.RoleCustom, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, "", m.Content, emit)
 	case jsonl.AssistantRole:
-		assistantTexts(m.Content, emit)
+		assistantTexts(r, m.Content, emit)
 	case jsonl.ToolResultRole:
 		tool, _ := jsonl.DecodeString(m.ToolName)
-		contentTexts(jsonl.RoleToolResult, KindToolResult, tool, m.Content, emit)
+		contentTexts(r, jsonl.RoleToolResult, KindToolResult, tool, m.Content, emit)
 	case jsonl.BashExecutionRole:
 		objectTexts(f.Message, jsonl.RoleBashExecution, emit, [2]string{"command", KindCommand}, [2]string{"output", KindOutput})
 	case jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
@@ -59,26 +60,26 @@ func messageTexts(f *jsonl.Fields, emit func(text) bool) {
 
 // contentTexts emits a content that is a string, or the text blocks of a
 // content array.
-func contentTexts(role, kind, tool string, content []byte, emit func(text) bool) {
+func contentTexts(r *jsonl.Reader, role, kind, tool string, content []byte, emit func(text) bool) {
 	if len(content) > 0 && content[0] == '"' {
 		emit(text{role, kind, tool, content})
 		return
 	}
-	jsonl.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(raw)
+	r.EachElement(content, func(raw []byte) bool {
+		b, ok := readBlock(r, raw)
 		return !ok || jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
 	})
 }
 
 // assistantTexts emits an assistant's text and thinking blocks and every
 // string value in its tool calls' arguments.
-func assistantTexts(content []byte, emit func(text) bool) {
+func assistantTexts(r *jsonl.Reader, content []byte, emit func(text) bool) {
 	if len(content) == 0 || content[0] != '[' {
-		contentTexts(jsonl.RoleAssistant, KindText, "", content, emit)
+		contentTexts(r, jsonl.RoleAssistant, KindText, "", content, emit)
 		return
 	}
-	jsonl.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(raw)
+	r.EachElement(content, func(raw []byte) bool {
+		b, ok := readBlock(r, raw)
 		if !ok {
 			return true
 		}
@@ -101,11 +102,14 @@ type block struct {
 	typ, text, thinking, name, arguments []byte
 }
 
-// readBlock reads a content block in one walk; ok is false when it is not
-// an object.
-func readBlock(raw []byte) (b block, ok bool) {
-	err := jsonl.EachMember(raw, func(key string, val []byte) bool {
-		switch key {
+// readBlock reads a content block, of the value r parsed last, in one
+// walk; ok is false when it is not an object.
+func readBlock(r *jsonl.Reader, raw []byte) (b block, ok bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return b, false
+	}
+	r.EachMember(raw, func(key, val []byte) bool {
+		switch string(key) {
 		case "type":
 			b.typ = val
 		case "text":
@@ -119,7 +123,7 @@ func readBlock(raw []byte) (b block, ok bool) {
 		}
 		return true
 	})
-	return b, err == nil
+	return b, true
 }
 
 // argumentTexts emits every string value (not key) of a tool call's

@@ -1,0 +1,82 @@
+package jsonl
+
+// The walks below read the containers of the value a Reader parsed last
+// with the string map it built for the parse: a string is stepped over by
+// the map, from its opening quote to its closing one, without reading its
+// bytes again as EachElement and EachMember do. A search reads the content
+// of most lines of a file this way, and the texts in it are most of the
+// line's bytes (issue 28).
+
+// parsed returns where raw starts in the text Read parsed last, and whether
+// raw is a slice of the value it parsed, starting at a value.
+func (r *Reader) parsed(raw []byte) (int, bool) {
+	if len(raw) == 0 || r.end == 0 || cap(raw) > cap(r.text) {
+		return 0, false
+	}
+	at := cap(r.text) - cap(raw)
+	if at+len(raw) > r.end || &r.text[at] != &raw[0] {
+		return 0, false
+	}
+	return at, true
+}
+
+// EachElement is EachElement for an array in the value Read parsed last
+// (raw must be a slice of it, as its Fields are): fn gets each element, in
+// order, until it returns false. Any other raw is walked by EachElement.
+func (r *Reader) EachElement(raw []byte, fn func(elem []byte) bool) {
+	at, ok := r.parsed(raw)
+	if !ok || raw[0] != '[' {
+		EachElement(raw, fn)
+		return
+	}
+	p := r.walker()
+	b := p.b
+	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element: the value parsed
+		p.i = i
+		p.value()
+		if !fn(b[i:p.i]) {
+			return
+		}
+		if i = skipSpace(b, p.i); b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// EachMember is EachMember for an object in the value Read parsed last
+// (raw must be a slice of it): fn gets each key, as JSON.parse reads it,
+// and its raw value, in order, until it returns false. The key is a slice
+// of the line unless it holds an escape. Any other raw is walked by
+// EachMember.
+func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
+	at, ok := r.parsed(raw)
+	if !ok || raw[0] != '{' {
+		EachMember(raw, func(key string, val []byte) bool { return fn([]byte(key), val) })
+		return
+	}
+	p := r.walker()
+	b := p.b
+	for i := skipSpace(b, at+1); b[i] == '"'; { // at a key: the object parsed
+		q := closingQuote(p.delims, i)
+		key := unescapedKey(b[i : q+1]) // keys are short: looked through for an escape
+		start := skipSpace(b, skipSpace(b, q+1)+1) // past the colon
+		p.i = start
+		p.value()
+		if !fn(key[1:len(key)-1], b[start:p.i]) {
+			return
+		}
+		if i = skipSpace(b, p.i); b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// UnicodeEscapes reports whether a string of the text Read parsed last
+// holds a \u escape; when it does not, every string of it decodes to its
+// bytes with the short escapes undone.
+func (r *Reader) UnicodeEscapes() bool { return r.ls.strings.unicode }
+
+// walker is a parse of the text Read parsed last, with its string map.
+func (r *Reader) walker() skimmer {
+	return skimmer{b: r.text[:r.end], ls: &r.ls, delims: r.ls.strings.delims}
+}
