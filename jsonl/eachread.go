@@ -58,7 +58,7 @@ func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
 	b := p.b
 	for i := skipSpace(b, at+1); b[i] == '"'; { // at a key: the object parsed
 		q := closingQuote(p.delims, i)
-		key := unescapedKey(b[i : q+1]) // keys are short: looked through for an escape
+		key := unescapedKey(b[i : q+1])            // keys are short: looked through for an escape
 		start := skipSpace(b, skipSpace(b, q+1)+1) // past the colon
 		p.i = start
 		p.value()

@@ -127,10 +127,11 @@ type Reader struct {
 	// (0 when it did not parse): the walks of eachread.go read it.
 	text []byte
 	end  int
-	// SkipToolCalls leaves Msg.ToolCalls out of the Fields, for a reader
-	// that does not use them (search): they are a second walk of an
-	// assistant's content.
-	SkipToolCalls bool
+	// Lean leaves out of Read what a reader of a few strings (search) does
+	// not use: Msg.ToolCalls, a second walk of an assistant's content, and
+	// Syntax.BadUTF8 (always false), a pass over the whole value; such a
+	// reader checks the UTF-8 of the strings it reads.
+	Lean bool
 }
 
 // Read parses the one JSON value that starts at b[i] (not at white space)
@@ -147,13 +148,13 @@ func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	if res.OK() {
 		r.end = res.End
 	}
-	if content := r.s.Msg.Content; res.OK() && !r.SkipToolCalls && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
+	if content := r.s.Msg.Content; res.OK() && !r.Lean && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
 		r.s.Msg.ToolCalls = r.ls.toolCalls(text, cap(text)-cap(content)) // content is a slice of text
 	}
 	if f != nil {
 		*f = r.s.Fields
 	}
-	res.BadUTF8 = res.OK() && !utf8.Valid(text[:res.End])
+	res.BadUTF8 = res.OK() && !r.Lean && !utf8.Valid(text[:res.End])
 	return res.shifted(i)
 }
 

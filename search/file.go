@@ -73,8 +73,8 @@ type fileSearch struct {
 	derive bool           // a v1 session: ids are the index's, derived
 	reader jsonl.Reader
 	fields jsonl.Fields
-	// validUTF8 says the line read holds no invalid UTF-8 (Reader checks),
-	// so a text without escapes is its raw bytes.
+	// validUTF8 says the text being searched holds no invalid UTF-8, so
+	// without escapes it is its raw bytes.
 	validUTF8 bool
 	txt       []byte // the text being searched: s.buf's, or the line's
 	buf       []byte // scratch for decoded texts
@@ -115,7 +115,7 @@ func (s *fileSearch) search(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	sc := jsonl.NewScanner(src.Reader(), name)
-	s.reader.SkipToolCalls = true
+	s.reader.Lean = true // the UTF-8 of a text is checked when it may hold a match
 	for n := 0; sc.Scan(); n++ {
 		if n&1023 == 0 && ctx.Err() != nil {
 			return s.count, ctx.Err()
@@ -170,7 +170,6 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	if !syn.OK() || !s.inTime() {
 		return nil
 	}
-	s.validUTF8 = !syn.BadUTF8
 	var err error
 	s.textN = 0
 	entryTexts(&s.reader, l.Bytes, &s.fields, func(t text) bool {
@@ -228,12 +227,13 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
 		return nil
 	}
-	if !s.m.Candidate(t.raw) {
-		return nil // the text as written holds no match: the prefilter's fact, for one string
-	}
 	if s.countsRaw(t.raw) {
 		return nil
 	}
+	if !s.m.Candidate(t.raw) {
+		return nil // the text as written holds no match: the prefilter's fact, for one string
+	}
+	s.validUTF8 = utf8.Valid(t.raw)
 	if !s.decode(t.raw) {
 		return nil
 	}
@@ -267,19 +267,25 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 
 // countsRaw counts the matches of the JSON string literal raw without
 // decoding it, when only a count is asked for (no copies to tell apart, no
-// limit) and the matcher can (Matcher.countRaw, on a line of valid UTF-8).
+// limit) and the matcher can (Matcher.countRaw). A count of matches in
+// invalid UTF-8 is not taken (such bytes decode to U+FFFD), but none found
+// is none: the prefilter's reason, and the text's UTF-8 is checked only
+// when it holds a match.
 func (s *fileSearch) countsRaw(raw []byte) bool {
-	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || !s.validUTF8 || len(raw) < 2 || raw[0] != '"' {
+	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
 	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
+	if !ok || n > 0 && !utf8.Valid(raw) {
+		return false
+	}
 	s.count += n
-	return ok
+	return true
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as
 // JSON.parse reads it: the bytes between the quotes themselves when they
-// hold no escape and the line is valid UTF-8, else decoded into s.buf. It
+// hold no escape and are valid UTF-8, else decoded into s.buf. It
 // reports false for a literal that decodes to nothing (not a string).
 func (s *fileSearch) decode(raw []byte) bool {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {

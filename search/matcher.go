@@ -344,7 +344,8 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // countRaw counts the matches in the decoded text of a JSON string whose
 // bytes between the quotes are raw, when it can without decoding: ok is
 // false unless the pattern is plain (see Matcher.plain) and raw holds no \u
-// escape and is valid UTF-8 (the caller knows). Such a pattern holds no
+// escape; raw must be valid UTF-8 for a count above 0 to hold (the caller
+// checks), while 0 holds for any bytes. Such a pattern holds no
 // backslash, so an escape's two bytes can meet a match only where the
 // escaped character would be its first: an occurrence after an odd run of
 // backslashes is no match, and every other one is a match of the decoded
