@@ -114,21 +114,17 @@ func (s *fileSearch) search(ctx context.Context) (int, error) {
 	if err := src.CheckSession(); err != nil {
 		return 0, err
 	}
-	sc := jsonl.NewScanner(src.Reader(), name)
 	s.reader.Lean = true // the UTF-8 of a text is checked when it may hold a match
-	for n := 0; sc.Scan(); n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			return s.count, ctx.Err()
+	err = src.EachLine(func(l jsonl.Line) error {
+		if (l.Num-1)&1023 == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		err := s.line(sc.Line())
-		if errors.Is(err, errStop) {
-			return s.count, nil
-		}
-		if err != nil {
-			return s.count, err
-		}
+		return s.line(l)
+	})
+	if errors.Is(err, errStop) {
+		return s.count, nil
 	}
-	return s.count, sc.Err()
+	return s.count, err
 }
 
 // loadActive indexes the file and notes the lines of the active path.
