@@ -263,20 +263,14 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 
 // countsRaw counts the matches of the JSON string literal raw without
 // decoding it, when only a count is asked for (no copies to tell apart, no
-// limit) and the matcher can (Matcher.countRaw). A count of matches in
-// invalid UTF-8 is not taken (such bytes decode to U+FFFD), but none found
-// is none: the prefilter's reason, and the text's UTF-8 is checked only
-// when it holds a match.
+// limit) and the matcher can (Matcher.countRaw).
 func (s *fileSearch) countsRaw(raw []byte) bool {
 	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
 	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
-	if !ok || n > 0 && !utf8.Valid(raw) {
-		return false
-	}
 	s.count += n
-	return true
+	return ok
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as

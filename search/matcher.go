@@ -344,8 +344,10 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // countRaw counts the matches in the decoded text of a JSON string whose
 // bytes between the quotes are raw, when it can without decoding: ok is
 // false unless the pattern is plain (see Matcher.plain) and raw holds no \u
-// escape; raw must be valid UTF-8 for a count above 0 to hold (the caller
-// checks), while 0 holds for any bytes. Such a pattern holds no
+// escape. Invalid UTF-8 in raw changes no count: its bytes decode to U+FFFD
+// (WHATWG), which a plain pattern never holds, and they never take in the
+// byte that starts a character, so every character of a match is its own
+// bytes in raw and the other way round. Such a pattern holds no
 // backslash, so an escape's two bytes can meet a match only where the
 // escaped character would be its first: an occurrence after an odd run of
 // backslashes is no match, and every other one is a match of the decoded
