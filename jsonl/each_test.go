@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -57,11 +58,17 @@ func TestEachMemberMatchesParseObject(t *testing.T) {
 	}
 }
 
-// readerWalksAgree checks that the Reader's walks of every array and object
-// in raw, a slice of the value r parsed last, give what EachElement and
-// EachMember give, at every depth.
+// readerWalksAgree checks that the Reader's walks of every value in raw, a
+// slice of the value r parsed last, give what EachElement, EachMember and
+// EachString give, at every depth.
 func readerWalksAgree(t *testing.T, r *Reader, raw []byte) {
 	t.Helper()
+	var want, got []string
+	EachString(raw, func(s []byte) bool { want = append(want, string(s)); return true })
+	r.EachString(raw, func(s []byte) bool { got = append(got, string(s)); return true })
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+		t.Fatalf("%s: Reader's strings %q, the walker's %q", raw, got, want)
+	}
 	switch {
 	case len(raw) == 0:
 	case raw[0] == '[':

@@ -71,6 +71,47 @@ func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
 	}
 }
 
+// EachString calls fn with each string value (not key) in raw, at any
+// depth, in order, until fn returns false. When raw is a slice of the value
+// Read parsed last, the strings are read off its string map alone, pair by
+// pair of delimiting quotes, a string followed by a colon being a key;
+// any other raw is walked token by token.
+func (r *Reader) EachString(raw []byte, fn func(s []byte) bool) {
+	at, ok := r.parsed(raw)
+	if !ok {
+		EachString(raw, fn)
+		return
+	}
+	b, delims, end := r.text[:r.end], r.ls.strings.delims, at+len(raw)
+	for i := at - 1; ; { // raw starts outside a string: the next quote opens one
+		open := closingQuote(delims, i)
+		if open < 0 || open >= end {
+			return
+		}
+		i = closingQuote(delims, open)
+		if j := skipSpace(b, i+1); (j >= len(b) || b[j] != ':') && !fn(b[open:i+1]) {
+			return
+		}
+	}
+}
+
+// EachString calls fn with each string value (not key) of the JSON value
+// raw, at any depth, in order, until fn returns false or raw ends or
+// breaks.
+func EachString(raw []byte, fn func(s []byte) bool) {
+	var w Walker
+	w.Reset(raw, 0)
+	for {
+		tok, err := w.Next()
+		if err != nil || tok == TokenEnd {
+			return
+		}
+		if tok == TokenString && !fn(raw[w.Start:w.End]) {
+			return
+		}
+	}
+}
+
 // UnicodeEscapes reports whether a string of the text Read parsed last
 // holds a \u escape; when it does not, every string of it decodes to its
 // bytes with the short escapes undone.

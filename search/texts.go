@@ -90,7 +90,7 @@ func assistantTexts(r *jsonl.Reader, content []byte, emit func(text) bool) {
 			return emit(text{jsonl.RoleAssistant, KindThinking, "", b.thinking})
 		case jsonl.BlockToolCall:
 			name, _ := jsonl.DecodeString(b.name)
-			return argumentTexts(name, b.arguments, emit)
+			return argumentTexts(r, name, b.arguments, emit)
 		}
 		return true
 	})
@@ -127,22 +127,14 @@ func readBlock(r *jsonl.Reader, raw []byte) (b block, ok bool) {
 }
 
 // argumentTexts emits every string value (not key) of a tool call's
-// arguments, at any depth.
-func argumentTexts(tool string, args []byte, emit func(text) bool) bool {
-	if len(args) == 0 {
-		return true
-	}
-	var w jsonl.Walker
-	w.Reset(args, 0)
-	for {
-		tok, err := w.Next()
-		if err != nil || tok == jsonl.TokenEnd {
-			return true
-		}
-		if tok == jsonl.TokenString && !emit(text{jsonl.RoleAssistant, KindToolCall, tool, args[w.Start:w.End]}) {
-			return false
-		}
-	}
+// arguments, at any depth; it reports false when emit did.
+func argumentTexts(r *jsonl.Reader, tool string, args []byte, emit func(text) bool) bool {
+	more := true
+	r.EachString(args, func(s []byte) bool {
+		more = emit(text{jsonl.RoleAssistant, KindToolCall, tool, s})
+		return more
+	})
+	return more
 }
 
 // objectTexts emits the string values of the given keys of a JSON object,
