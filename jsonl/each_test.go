@@ -2,7 +2,7 @@ package jsonl
 
 import (
 	"bytes"
-	"strings"
+	"fmt"
 	"testing"
 )
 
@@ -66,47 +66,32 @@ func readerWalksAgree(t *testing.T, r *Reader, raw []byte) {
 	var want, got []string
 	EachString(raw, func(s []byte) bool { want = append(want, string(s)); return true })
 	r.EachString(raw, func(s []byte) bool { got = append(got, string(s)); return true })
-	if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("%s: Reader's strings %q, the walker's %q", raw, got, want)
 	}
-	switch {
-	case len(raw) == 0:
-	case raw[0] == '[':
-		var want, got [][]byte
-		EachElement(raw, func(e []byte) bool { want = append(want, e); return true })
-		r.EachElement(raw, func(e []byte) bool { got = append(got, e); return true })
-		if len(got) != len(want) {
-			t.Fatalf("%s: Reader walks %d elements, EachElement %d", raw, len(got), len(want))
+	var inner [][]byte // the values in raw, one level down
+	want, got = nil, nil
+	isArray := EachElement(raw, func(e []byte) bool {
+		inner = append(inner, e)
+		if EachMember(e, func(k string, v []byte) bool { want = append(want, k, string(v)); return true }) == nil {
+			want = append(want, "}")
 		}
-		for k := range got {
-			if !bytes.Equal(got[k], want[k]) {
-				t.Fatalf("%s: element %d is %s, EachElement's %s", raw, k, got[k], want[k])
-			}
-			readerWalksAgree(t, r, got[k])
-		}
-	case raw[0] == '{':
-		var want, got []string
-		EachMember(raw, func(k string, v []byte) bool { want = append(want, k, string(v)); return true })
-		var vals [][]byte
-		r.EachMember(raw, func(k, v []byte) bool { got = append(got, string(k), string(v)); vals = append(vals, v); return true })
-		if len(got) != len(want) {
-			t.Fatalf("%s: Reader walks %q, EachMember %q", raw, got, want)
-		}
-		for k := range got {
-			if got[k] != want[k] {
-				t.Fatalf("%s: Reader walks %q, EachMember %q", raw, got, want)
-			}
-		}
-		for _, v := range vals {
-			readerWalksAgree(t, r, v)
-		}
+		return true
+	}) == nil
+	EachMember(raw, func(_ string, v []byte) bool { inner = append(inner, v); return true })
+	r.EachObject(raw, func(k, v []byte) { got = append(got, string(k), string(v)) }, func() bool { got = append(got, "}"); return true })
+	if isArray && fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Fatalf("%s: Reader's objects %q, EachElement and EachMember %q", raw, got, want)
+	}
+	for _, v := range inner {
+		readerWalksAgree(t, r, v)
 	}
 }
 
 // TestReaderWalksMatchEach: on lines that parse, the walks by the string
-// map give the elements, keys (escaped ones decoded) and values that
-// EachElement and EachMember give, and stop when asked; a slice of
-// another text is walked as EachElement walks it.
+// map give the objects, keys (escaped ones decoded), values and strings
+// that EachElement, EachMember and EachString give; a slice of another
+// text is walked as they walk it, and stops when asked.
 func TestReaderWalksMatchEach(t *testing.T) {
 	lines := []string{
 		`{"type":"message","message":{"role":"assistant","content":[{"type":"text","text":"a \"[x]\" b"},{"type":"toolCall","name":"bash","arguments":{"command":"ls {}","n":[1,{"a":"]"}]}}]}}`,
@@ -123,11 +108,18 @@ func TestReaderWalksMatchEach(t *testing.T) {
 		readerWalksAgree(t, &r, b[SkipSpace(b, 0):len(bytes.TrimRight(b, " "))])
 	}
 	var r Reader
-	r.Read([]byte(`[1,2,3]`), 0, nil)
+	r.Read([]byte(`[{"a":1},2,{"b":3},{"c":4}]`), 0, nil)
 	n := 0
-	r.EachElement([]byte(`[4,5,6]`), func(e []byte) bool { n++; return string(e) != "5" })
+	r.EachObject([]byte(`[{"a":1},2,{"b":3},{"c":4}]`), func([]byte, []byte) {}, func() bool { n++; return n < 2 })
 	if n != 2 {
-		t.Errorf("a walk of another text stopped after %d elements, want 2", n)
+		t.Errorf("a walk of another text stopped after %d objects, want 2", n)
+	}
+	line := []byte(`[{"a":1},2,{"b":3},{"c":4}]`)
+	r.Read(line, 0, nil)
+	n = 0
+	r.EachObject(line, func([]byte, []byte) {}, func() bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("a walk of the line read stopped after %d objects, want 2", n)
 	}
 }
 

@@ -20,21 +20,27 @@ func (r *Reader) parsed(raw []byte) (int, bool) {
 	return at, true
 }
 
-// EachElement is EachElement for an array in the value Read parsed last
-// (raw must be a slice of it, as its Fields are): fn gets each element, in
-// order, until it returns false. Any other raw is walked by EachElement.
-func (r *Reader) EachElement(raw []byte, fn func(elem []byte) bool) {
+// EachObject walks the objects of an array in the value Read parsed last,
+// such as a message's content blocks, in one walk of each: member gets the
+// members of one object as EachMember gives them, then done is called,
+// which returns false to stop. Elements that are not objects are stepped
+// over. Any other raw is walked by EachElement and EachMember.
+func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func() bool) {
 	at, ok := r.parsed(raw)
 	if !ok || raw[0] != '[' {
-		EachElement(raw, fn)
+		EachElement(raw, func(elem []byte) bool {
+			isObject := EachMember(elem, func(key string, val []byte) bool { member([]byte(key), val); return true }) == nil
+			return !isObject || done()
+		})
 		return
 	}
 	p := r.walker()
 	b := p.b
 	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element: the value parsed
-		p.i = i
-		p.value()
-		if !fn(b[i:p.i]) {
+		if b[i] != '{' {
+			p.i = i
+			p.value()
+		} else if p.walkMembers(i, func(key, val []byte) bool { member(key, val); return true }); !done() {
 			return
 		}
 		if i = skipSpace(b, p.i); b[i] == ',' {
@@ -43,20 +49,13 @@ func (r *Reader) EachElement(raw []byte, fn func(elem []byte) bool) {
 	}
 }
 
-// EachMember is EachMember for an object in the value Read parsed last
-// (raw must be a slice of it): fn gets each key, as JSON.parse reads it,
-// and its raw value, in order, until it returns false. The key is a slice
-// of the line unless it holds an escape. Any other raw is walked by
-// EachMember.
-func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
-	at, ok := r.parsed(raw)
-	if !ok || raw[0] != '{' {
-		EachMember(raw, func(key string, val []byte) bool { return fn([]byte(key), val) })
-		return
-	}
-	p := r.walker()
+// walkMembers walks the members of the object at b[i], of a value that
+// parsed, calling fn with each key (as JSON.parse reads it) and its raw
+// value until fn returns false; a walk to the end leaves p.i past the
+// object.
+func (p *skimmer) walkMembers(i int, fn func(key, val []byte) bool) {
 	b := p.b
-	for i := skipSpace(b, at+1); b[i] == '"'; { // at a key: the object parsed
+	for i = skipSpace(b, i+1); b[i] == '"'; { // at a key
 		q := closingQuote(p.delims, i)
 		key := unescapedKey(b[i : q+1])            // keys are short: looked through for an escape
 		start := skipSpace(b, skipSpace(b, q+1)+1) // past the colon
@@ -69,6 +68,7 @@ func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
 			i = skipSpace(b, i+1)
 		}
 	}
+	p.i = i + 1
 }
 
 // EachString calls fn with each string value (not key) in raw, at any

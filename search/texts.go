@@ -65,9 +65,8 @@ func contentTexts(r *jsonl.Reader, role, kind, tool string, content []byte, emit
 		emit(text{role, kind, tool, content})
 		return
 	}
-	r.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(r, raw)
-		return !ok || jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
+	eachBlock(r, content, func(b *block) bool {
+		return jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
 	})
 }
 
@@ -78,11 +77,7 @@ func assistantTexts(r *jsonl.Reader, content []byte, emit func(text) bool) {
 		contentTexts(r, jsonl.RoleAssistant, KindText, "", content, emit)
 		return
 	}
-	r.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(r, raw)
-		if !ok {
-			return true
-		}
+	eachBlock(r, content, func(b *block) bool {
 		switch jsonl.BlockType(b.typ) {
 		case jsonl.BlockText:
 			return emit(text{jsonl.RoleAssistant, KindText, "", b.text})
@@ -102,28 +97,32 @@ type block struct {
 	typ, text, thinking, name, arguments []byte
 }
 
-// readBlock reads a content block, of the value r parsed last, in one
-// walk; ok is false when it is not an object.
-func readBlock(r *jsonl.Reader, raw []byte) (b block, ok bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return b, false
-	}
-	r.EachMember(raw, func(key, val []byte) bool {
-		switch string(key) {
-		case "type":
-			b.typ = val
-		case "text":
-			b.text = val
-		case "thinking":
-			b.thinking = val
-		case "name":
-			b.name = val
-		case "arguments":
-			b.arguments = val
-		}
-		return true
+// eachBlock calls fn with each content block (object) of the content array
+// content, of the line r read, each read in one walk, until fn returns
+// false.
+func eachBlock(r *jsonl.Reader, content []byte, fn func(b *block) bool) {
+	var b block
+	r.EachObject(content, b.keep, func() bool {
+		more := fn(&b)
+		b = block{}
+		return more
 	})
-	return b, true
+}
+
+// keep keeps the value of a key of a block.
+func (b *block) keep(key, val []byte) {
+	switch string(key) {
+	case "type":
+		b.typ = val
+	case "text":
+		b.text = val
+	case "thinking":
+		b.thinking = val
+	case "name":
+		b.name = val
+	case "arguments":
+		b.arguments = val
+	}
 }
 
 // argumentTexts emits every string value (not key) of a tool call's
