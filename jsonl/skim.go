@@ -123,6 +123,15 @@ type skim struct {
 type Reader struct {
 	ls lineSkimmer
 	s  skim
+	// text is what Read parsed last, and end where its value ends in it
+	// (0 when it did not parse): the walks of eachread.go read it.
+	text []byte
+	end  int
+	// Lean leaves out of Read what a reader of a few strings (search) does
+	// not use: Msg.ToolCalls, a second walk of an assistant's content, and
+	// Syntax.BadUTF8 (always false), a pass over the whole value; such a
+	// reader checks the UTF-8 of the strings it reads.
+	Lean bool
 }
 
 // Read parses the one JSON value that starts at b[i] (not at white space)
@@ -135,13 +144,17 @@ func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	text := b[i:]
 	r.s = skim{}
 	res := r.ls.read(text, &r.s)
-	if content := r.s.Msg.Content; res.OK() && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
+	r.text, r.end = text, 0
+	if res.OK() {
+		r.end = res.End
+	}
+	if content := r.s.Msg.Content; res.OK() && !r.Lean && len(content) > 0 && content[0] == '[' && RoleOf(r.s.Msg.Role) == AssistantRole {
 		r.s.Msg.ToolCalls = r.ls.toolCalls(text, cap(text)-cap(content)) // content is a slice of text
 	}
 	if f != nil {
 		*f = r.s.Fields
 	}
-	res.BadUTF8 = res.OK() && !utf8.Valid(text[:res.End])
+	res.BadUTF8 = res.OK() && !r.Lean && !utf8.Valid(text[:res.End])
 	return res.shifted(i)
 }
 

@@ -17,6 +17,9 @@
 # (--count-matches, -F) in every byte of the JSONL, ids and keys included, and decodes
 # nothing; pitool counts the matches in the decoded texts of the entries Pi loads, so the
 # counts differ. MB/cpu_s is the folder's size over the process's user+sys seconds.
+#
+# Where the time goes, in process and on one core (pitool's start left out):
+#   PITOOL_SEARCH_DIR=DATA_DIR/plain go test ./search -run '^$' -bench SearchFolder -cpu 1 -cpuprofile cpu.prof
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)

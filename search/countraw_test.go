@@ -3,7 +3,6 @@ package search
 import (
 	"math/rand"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/pitool/pitool/jsonl"
 )
@@ -11,7 +10,10 @@ import (
 // TestCountRawAsDecoded: where countRaw counts a text in its raw bytes, it
 // counts what the matcher finds in the decoded text, however the text is
 // escaped; patterns are pieces of the text and of the escapes themselves
-// ("n", "u00", "t" after a backslash).
+// ("n", "u00", "t" after a backslash). Whether the text may hold a \u escape
+// is what jsonl.Reader says of its line. A quarter of the literals hold
+// invalid UTF-8, which decodes to U+FFFD (WHATWG): the count holds there
+// too, since such bytes never take in the first byte of a character.
 func TestCountRawAsDecoded(t *testing.T) {
 	r := rand.New(rand.NewSource(28))
 	counted := 0
@@ -28,10 +30,16 @@ func TestCountRawAsDecoded(t *testing.T) {
 		}
 		for name, enc := range encoders {
 			raw := []byte(enc(r, string(text)))
-			if !utf8.Valid(raw) {
-				continue
+			if r.Intn(4) == 0 { // a byte or two of invalid UTF-8 between two characters
+				cut := r.Intn(len(text) + 1)
+				head, tail := enc(r, string(text[:cut])), enc(r, string(text[cut:]))
+				raw = []byte(head[:len(head)-1] + invalidUTF8[r.Intn(len(invalidUTF8))] + tail[1:])
 			}
-			n, ok := m.countRaw(raw[1 : len(raw)-1])
+			var rd jsonl.Reader // says, as for a line, whether the literal holds a \u escape
+			if !rd.Read(raw, 0, nil).OK() {
+				t.Fatalf("%s literal %s does not parse", name, raw)
+			}
+			n, ok := m.countRaw(raw[1:len(raw)-1], rd.UnicodeEscapes())
 			if !ok {
 				continue
 			}
@@ -47,4 +55,38 @@ func TestCountRawAsDecoded(t *testing.T) {
 	if counted < 5000 {
 		t.Fatalf("only %d texts counted raw", counted)
 	}
+}
+
+// invalidUTF8 are byte strings that are not UTF-8: a lone lead byte, cut
+// sequences (of "€", of "😀"), a byte that is never UTF-8, a lone
+// continuation byte, an encoded surrogate.
+var invalidUTF8 = []string{"\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xff", "\x80", "\xed\xa0\x80"}
+
+// FuzzCountRawAsDecoded: for any JSON string literal (any bytes in it) and
+// any literal pattern, a count countRaw makes is the count of the matches
+// in the decoded text.
+func FuzzCountRawAsDecoded(f *testing.F) {
+	f.Add([]byte(`"a retry\nretry \\retry"`), "retry")
+	f.Add([]byte("\"na\xc3ïve \\u00e9\""), "ïve")
+	f.Add([]byte("\"\xe2\x82λλ\xed\xa0\x80λ\""), "λ")
+	f.Fuzz(func(t *testing.T, raw []byte, pattern string) {
+		m, err := Compile(pattern, false, false)
+		if err != nil || len(raw) < 2 || raw[0] != '"' {
+			return
+		}
+		var rd jsonl.Reader
+		if res := rd.Read(raw, 0, nil); !res.OK() || res.End != len(raw) {
+			return
+		}
+		n, ok := m.countRaw(raw[1:len(raw)-1], rd.UnicodeEscapes())
+		if !ok {
+			return
+		}
+		decoded, _ := jsonl.AppendDecodedString(nil, raw)
+		want := 0
+		m.each(decoded, func(int, int) bool { want++; return true })
+		if n != want {
+			t.Fatalf("%q in %q: counted %d raw, %d decoded", pattern, raw, n, want)
+		}
+	})
 }

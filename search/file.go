@@ -73,8 +73,8 @@ type fileSearch struct {
 	derive bool           // a v1 session: ids are the index's, derived
 	reader jsonl.Reader
 	fields jsonl.Fields
-	// validUTF8 says the line read holds no invalid UTF-8 (Reader checks),
-	// so a text without escapes is its raw bytes.
+	// validUTF8 says the text being searched holds no invalid UTF-8, so
+	// without escapes it is its raw bytes.
 	validUTF8 bool
 	txt       []byte // the text being searched: s.buf's, or the line's
 	buf       []byte // scratch for decoded texts
@@ -114,20 +114,17 @@ func (s *fileSearch) search(ctx context.Context) (int, error) {
 	if err := src.CheckSession(); err != nil {
 		return 0, err
 	}
-	sc := jsonl.NewScanner(src.Reader(), name)
-	for n := 0; sc.Scan(); n++ {
-		if n&1023 == 0 && ctx.Err() != nil {
-			return s.count, ctx.Err()
+	s.reader.Lean = true // the UTF-8 of a text is checked when it may hold a match
+	err = src.EachLine(func(l jsonl.Line) error {
+		if (l.Num-1)&1023 == 0 && ctx.Err() != nil {
+			return ctx.Err()
 		}
-		err := s.line(sc.Line())
-		if errors.Is(err, errStop) {
-			return s.count, nil
-		}
-		if err != nil {
-			return s.count, err
-		}
+		return s.line(l)
+	})
+	if errors.Is(err, errStop) {
+		return s.count, nil
 	}
-	return s.count, sc.Err()
+	return s.count, err
 }
 
 // loadActive indexes the file and notes the lines of the active path.
@@ -169,10 +166,9 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	if !syn.OK() || !s.inTime() {
 		return nil
 	}
-	s.validUTF8 = !syn.BadUTF8
 	var err error
 	s.textN = 0
-	entryTexts(l.Bytes, &s.fields, func(t text) bool {
+	entryTexts(&s.reader, l.Bytes, &s.fields, func(t text) bool {
 		err = s.text(l, t)
 		s.textN++
 		return err == nil
@@ -227,12 +223,13 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
 		return nil
 	}
-	if !s.m.Candidate(t.raw) {
-		return nil // the text as written holds no match: the prefilter's fact, for one string
-	}
 	if s.countsRaw(t.raw) {
 		return nil
 	}
+	if !s.m.Candidate(t.raw) {
+		return nil // the text as written holds no match: the prefilter's fact, for one string
+	}
+	s.validUTF8 = utf8.Valid(t.raw)
 	if !s.decode(t.raw) {
 		return nil
 	}
@@ -266,19 +263,19 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 
 // countsRaw counts the matches of the JSON string literal raw without
 // decoding it, when only a count is asked for (no copies to tell apart, no
-// limit) and the matcher can (Matcher.countRaw, on a line of valid UTF-8).
+// limit) and the matcher can (Matcher.countRaw).
 func (s *fileSearch) countsRaw(raw []byte) bool {
-	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || !s.validUTF8 || len(raw) < 2 || raw[0] != '"' {
+	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
-	n, ok := s.m.countRaw(raw[1 : len(raw)-1])
+	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
 	s.count += n
 	return ok
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as
 // JSON.parse reads it: the bytes between the quotes themselves when they
-// hold no escape and the line is valid UTF-8, else decoded into s.buf. It
+// hold no escape and are valid UTF-8, else decoded into s.buf. It
 // reports false for a literal that decodes to nothing (not a string).
 func (s *fileSearch) decode(raw []byte) bool {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {

@@ -344,13 +344,18 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // countRaw counts the matches in the decoded text of a JSON string whose
 // bytes between the quotes are raw, when it can without decoding: ok is
 // false unless the pattern is plain (see Matcher.plain) and raw holds no \u
-// escape and is valid UTF-8 (the caller knows). Such a pattern holds no
+// escape. Invalid UTF-8 in raw changes no count: its bytes decode to U+FFFD
+// (WHATWG), which a plain pattern never holds, and they never take in the
+// byte that starts a character, so every character of a match is its own
+// bytes in raw and the other way round. Such a pattern holds no
 // backslash, so an escape's two bytes can meet a match only where the
 // escaped character would be its first: an occurrence after an odd run of
 // backslashes is no match, and every other one is a match of the decoded
-// text, in the same order and never overlapping another.
-func (m *Matcher) countRaw(raw []byte) (n int, ok bool) {
-	if !m.plain || bytes.Contains(raw, []byte(`\u`)) {
+// text, in the same order and never overlapping another. unicode says raw
+// may hold a \u escape (its line has one): only then is raw looked through
+// for one.
+func (m *Matcher) countRaw(raw []byte, unicode bool) (n int, ok bool) {
+	if !m.plain || unicode && bytes.Contains(raw, []byte(`\u`)) {
 		return 0, false
 	}
 	size := len(m.literal.needle)

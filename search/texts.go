@@ -23,13 +23,14 @@ type text struct {
 }
 
 // entryTexts calls emit with each text of the entry whose line is line and
-// whose Fields are f, in the order of the line, until emit returns false.
-func entryTexts(line []byte, f *jsonl.Fields, emit func(text) bool) {
+// whose Fields are f, as r read them, in the order of the line, until emit
+// returns false.
+func entryTexts(r *jsonl.Reader, line []byte, f *jsonl.Fields, emit func(text) bool) {
 	switch jsonl.EntryTypeOf(f.Type) {
 	case jsonl.TypeMessage:
-		messageTexts(f, emit)
+		messageTexts(r, f, emit)
 	case jsonl.TypeCustomMessage:
-		contentTexts(jsonl.RoleCustom, KindText, "", f.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, "", f.Content, emit)
 	case jsonl.TypeCompaction:
 		summaryText(jsonl.RoleCompactionSummary, line, emit)
 	case jsonl.TypeBranchSummary:
@@ -38,18 +39,18 @@ func entryTexts(line []byte, f *jsonl.Fields, emit func(text) bool) {
 }
 
 // messageTexts is entryTexts for a message entry.
-func messageTexts(f *jsonl.Fields, emit func(text) bool) {
+func messageTexts(r *jsonl.Reader, f *jsonl.Fields, emit func(text) bool) {
 	m := &f.Msg
 	switch role := jsonl.RoleOf(m.Role); role {
 	case jsonl.UserRole:
-		contentTexts(jsonl.RoleUser, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleUser, KindText, "", m.Content, emit)
 	case jsonl.CustomRole, jsonl.HookMessageRole:
-		contentTexts(jsonl.RoleCustom, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, "", m.Content, emit)
 	case jsonl.AssistantRole:
-		assistantTexts(m.Content, emit)
+		assistantTexts(r, m.Content, emit)
 	case jsonl.ToolResultRole:
 		tool, _ := jsonl.DecodeString(m.ToolName)
-		contentTexts(jsonl.RoleToolResult, KindToolResult, tool, m.Content, emit)
+		contentTexts(r, jsonl.RoleToolResult, KindToolResult, tool, m.Content, emit)
 	case jsonl.BashExecutionRole:
 		objectTexts(f.Message, jsonl.RoleBashExecution, emit, [2]string{"command", KindCommand}, [2]string{"output", KindOutput})
 	case jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
@@ -59,29 +60,24 @@ func messageTexts(f *jsonl.Fields, emit func(text) bool) {
 
 // contentTexts emits a content that is a string, or the text blocks of a
 // content array.
-func contentTexts(role, kind, tool string, content []byte, emit func(text) bool) {
+func contentTexts(r *jsonl.Reader, role, kind, tool string, content []byte, emit func(text) bool) {
 	if len(content) > 0 && content[0] == '"' {
 		emit(text{role, kind, tool, content})
 		return
 	}
-	jsonl.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(raw)
-		return !ok || jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
+	eachBlock(r, content, func(b *block) bool {
+		return jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
 	})
 }
 
 // assistantTexts emits an assistant's text and thinking blocks and every
 // string value in its tool calls' arguments.
-func assistantTexts(content []byte, emit func(text) bool) {
+func assistantTexts(r *jsonl.Reader, content []byte, emit func(text) bool) {
 	if len(content) == 0 || content[0] != '[' {
-		contentTexts(jsonl.RoleAssistant, KindText, "", content, emit)
+		contentTexts(r, jsonl.RoleAssistant, KindText, "", content, emit)
 		return
 	}
-	jsonl.EachElement(content, func(raw []byte) bool {
-		b, ok := readBlock(raw)
-		if !ok {
-			return true
-		}
+	eachBlock(r, content, func(b *block) bool {
 		switch jsonl.BlockType(b.typ) {
 		case jsonl.BlockText:
 			return emit(text{jsonl.RoleAssistant, KindText, "", b.text})
@@ -89,7 +85,7 @@ func assistantTexts(content []byte, emit func(text) bool) {
 			return emit(text{jsonl.RoleAssistant, KindThinking, "", b.thinking})
 		case jsonl.BlockToolCall:
 			name, _ := jsonl.DecodeString(b.name)
-			return argumentTexts(name, b.arguments, emit)
+			return argumentTexts(r, name, b.arguments, emit)
 		}
 		return true
 	})
@@ -101,44 +97,43 @@ type block struct {
 	typ, text, thinking, name, arguments []byte
 }
 
-// readBlock reads a content block in one walk; ok is false when it is not
-// an object.
-func readBlock(raw []byte) (b block, ok bool) {
-	err := jsonl.EachMember(raw, func(key string, val []byte) bool {
-		switch key {
-		case "type":
-			b.typ = val
-		case "text":
-			b.text = val
-		case "thinking":
-			b.thinking = val
-		case "name":
-			b.name = val
-		case "arguments":
-			b.arguments = val
-		}
-		return true
+// eachBlock calls fn with each content block (object) of the content array
+// content, of the line r read, each read in one walk, until fn returns
+// false.
+func eachBlock(r *jsonl.Reader, content []byte, fn func(b *block) bool) {
+	var b block
+	r.EachObject(content, b.keep, func() bool {
+		more := fn(&b)
+		b = block{}
+		return more
 	})
-	return b, err == nil
+}
+
+// keep keeps the value of a key of a block.
+func (b *block) keep(key, val []byte) {
+	switch string(key) {
+	case "type":
+		b.typ = val
+	case "text":
+		b.text = val
+	case "thinking":
+		b.thinking = val
+	case "name":
+		b.name = val
+	case "arguments":
+		b.arguments = val
+	}
 }
 
 // argumentTexts emits every string value (not key) of a tool call's
-// arguments, at any depth.
-func argumentTexts(tool string, args []byte, emit func(text) bool) bool {
-	if len(args) == 0 {
-		return true
-	}
-	var w jsonl.Walker
-	w.Reset(args, 0)
-	for {
-		tok, err := w.Next()
-		if err != nil || tok == jsonl.TokenEnd {
-			return true
-		}
-		if tok == jsonl.TokenString && !emit(text{jsonl.RoleAssistant, KindToolCall, tool, args[w.Start:w.End]}) {
-			return false
-		}
-	}
+// arguments, at any depth; it reports false when emit did.
+func argumentTexts(r *jsonl.Reader, tool string, args []byte, emit func(text) bool) bool {
+	more := true
+	r.EachString(args, func(s []byte) bool {
+		more = emit(text{jsonl.RoleAssistant, KindToolCall, tool, s})
+		return more
+	})
+	return more
 }
 
 // objectTexts emits the string values of the given keys of a JSON object,
