@@ -19,10 +19,10 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/pitool/pitool/internal/safefile"
+	"golang.org/x/sys/unix"
 )
 
 // Suffix names the state file after the report: REPORT.state.
@@ -57,26 +57,26 @@ type Stamp struct {
 
 // StampFile stats path (following a symlink, as reading it does).
 func StampFile(path string) (Stamp, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return Stamp{}, err
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return Stamp{}, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	s, ok := StampOf(info)
-	if !ok {
-		return Stamp{}, fmt.Errorf("%s: no inode to stamp", path)
-	}
-	return s, nil
+	return stampOfStat(&st), nil
 }
 
-// StampOf is the stamp of a stat already taken; ok is false when info has
-// no inode.
+// StampOf is the stamp of a stat the walk took (sessionfiles.File.Info,
+// whose Sys is a *unix.Stat_t); ok is false for any other.
 func StampOf(info fs.FileInfo) (s Stamp, ok bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
+	st, ok := info.Sys().(*unix.Stat_t)
 	if !ok {
 		return Stamp{}, false
 	}
-	return Stamp{Size: info.Size(), MtimeNs: info.ModTime().UnixNano(), CtimeNs: ctimeNs(st),
-		Ino: st.Ino, Dev: uint64(st.Dev)}, true //nolint:unconvert // Dev's type differs by platform
+	return stampOfStat(st), true
+}
+
+func stampOfStat(st *unix.Stat_t) Stamp {
+	return Stamp{Size: st.Size, MtimeNs: st.Mtim.Nano(), CtimeNs: st.Ctim.Nano(),
+		Ino: uint64(st.Ino), Dev: uint64(st.Dev)} //nolint:unconvert // Ino's and Dev's types differ by platform
 }
 
 // Settled reports whether the file last changed at least Settle before now
