@@ -2,8 +2,6 @@
 
 package sessionfiles
 
-
-
 // list returns the folder's entries sorted by name (os.ReadDir).
 func (f *folder) list(*[]byte) ([]entry, error) {
 	return readDir(f.path)
