@@ -39,7 +39,7 @@ type nightlyRun struct {
 	state        *nightstate.State // what the last run found; nil with --dry-run or the report on stdout
 	cleaned      sync.Map          // the folders whose stale temporary files were removed
 	walked       time.Time         // when the walk began: before its stat of each file
-	found        map[string]bool   // the paths the walk found in folders; with a state only
+	found        map[string]bool   // the archives the walk found in folders; with a state only
 	fullWork     sync.Once         // the first file worked on in full sets the collector's target
 }
 
@@ -222,7 +222,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
-		run.found = foundPaths(run.targets)
+		run.found = foundArchives(run.targets)
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets),
 		files: make([]fileReport, 0, len(run.targets))}

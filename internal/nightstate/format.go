@@ -118,8 +118,14 @@ func decodeEntry(line string) (Entry, error) {
 	return e, nil
 }
 
-// quoted reads the Go-quoted string s starts with.
+// quoted reads the Go-quoted string s starts with. A string with no escape
+// (a path, mostly) is the text up to the next quote, a slice of s.
 func quoted(s string) (string, string, error) {
+	if len(s) > 1 && s[0] == '"' {
+		if j := strings.IndexAny(s[1:], `"\`); j >= 0 && s[1+j] == '"' {
+			return s[1 : 1+j], s[2+j:], nil
+		}
+	}
 	q, err := strconv.QuotedPrefix(s)
 	if err != nil {
 		return "", "", errLayout
