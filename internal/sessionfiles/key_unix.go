@@ -24,3 +24,10 @@ func keyOf(info fs.FileInfo) (fileKey, bool) {
 func keyOfStat(st *unix.Stat_t) fileKey {
 	return fileKey{uint64(st.Dev), uint64(st.Ino)} //nolint:unconvert // Dev's type differs by platform
 }
+
+// hardLinked reports whether a file has more than one name, so that a walk
+// may meet it again without a symlink.
+func hardLinked(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*unix.Stat_t)
+	return !ok || st.Nlink > 1
+}

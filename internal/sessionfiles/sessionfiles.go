@@ -126,11 +126,17 @@ func ExpandMatching(paths []string, m Match) ([]File, error) {
 type walker struct {
 	realRoot string           // the named folder with every symlink resolved
 	dirs     map[fileKey]bool // folders searched already
-	files    map[fileKey]int  // index in out of each file listed
-	links    []link           // symlinks met, to follow after the direct tree
-	match    Match
-	out      []File
-	buf      []byte // a folder's entries are read into it (folder.list)
+	// files is the index in out of each file listed that the walk may
+	// reach again: until it follows symlinks only files with more than one
+	// name (hard links), since a file with one name is met once in a tree;
+	// from then on, every file (indexFiles). A map of 10,000 files was a
+	// tenth of the walk's own work (issue 28).
+	files     map[fileKey]int
+	following bool   // the walk follows symlinks: files indexes every file
+	links     []link // symlinks met, to follow after the direct tree
+	match     Match
+	out       []File
+	buf       []byte // a folder's entries are read into it (folder.list)
 }
 
 // link is a symlink met in a folder at depth.
@@ -174,6 +180,9 @@ func walk(root string, m Match) ([]File, error) {
 	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m}
 	if err := w.dir(filepath.Clean(root), false, 0); err != nil {
 		return nil, err
+	}
+	if len(w.links) > 0 {
+		w.indexFiles()
 	}
 	for i := 0; i < len(w.links); i++ { // following a link may meet more
 		if err := w.follow(w.links[i]); err != nil {
@@ -322,11 +331,27 @@ func (w *walker) file(path, name string, outside bool, f *folder) error {
 		}
 		return nil
 	}
-	if ok {
+	if ok && (w.following || hardLinked(info)) {
 		w.files[key] = len(w.out)
 	}
 	w.out = append(w.out, File{Path: path, Outside: outside, Info: info})
 	return nil
+}
+
+// indexFiles adds every file listed so far to files, before the walk
+// follows symlinks, which may lead to any of them.
+func (w *walker) indexFiles() {
+	w.following = true
+	for i, f := range w.out {
+		if f.Info == nil {
+			continue
+		}
+		if key, ok := keyOf(f.Info); ok {
+			if _, seen := w.files[key]; !seen {
+				w.files[key] = i
+			}
+		}
+	}
 }
 
 // stat stats a file found, through folder f when it has one.
