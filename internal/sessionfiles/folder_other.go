@@ -23,6 +23,16 @@ func openFolder(path string) (*folder, error) {
 	return &folder{path: path}, nil
 }
 
+// openChild opens the folder f lists as name, errIsLink when it is a
+// symlink now.
+func (f *folder) openChild(name string) (*folder, error) {
+	path := filepath.Join(f.path, name)
+	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, errIsLink
+	}
+	return openFolder(path)
+}
+
 func (f *folder) close() {}
 
 // key reports that a folder's identity is unknown on this platform.

@@ -29,6 +29,26 @@ func openFolder(path string) (*folder, error) {
 	return &folder{fd: fd, path: path}, nil
 }
 
+// openChild opens the folder f lists as name, through f's handle and
+// without following a symlink: errIsLink when name is one now.
+func (f *folder) openChild(name string) (*folder, error) {
+	path := filepath.Join(f.path, name)
+	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
+	if (err == unix.ELOOP || err == unix.ENOTDIR) && f.isLink(name) {
+		return nil, errIsLink
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return &folder{fd: fd, path: path}, nil
+}
+
+// isLink reports whether f's entry name is a symlink.
+func (f *folder) isLink(name string) bool {
+	var st unix.Stat_t
+	return unix.Fstatat(f.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK
+}
+
 func (f *folder) close() { unix.Close(f.fd) }
 
 // key is the folder's device and inode.

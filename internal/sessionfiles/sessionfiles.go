@@ -5,6 +5,7 @@ package sessionfiles
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -193,13 +194,17 @@ func walk(root string, m Match) ([]File, error) {
 	return w.out, nil
 }
 
+// errIsLink is a folder entry listed as a folder that is a symlink when
+// the walk opens it.
+var errIsLink = errors.New("a symlink now")
+
 // MaxDepth is how deep folders are searched below a named folder: a guard
 // against symlink loops where folders cannot be told apart by inode.
 const MaxDepth = 64
 
-// dir searches folder path (a clean path) at depth; outside says whether it
-// lies outside the root. It holds the folder open while it lists it and
-// stats its files.
+// dir searches folder path (a clean path) at depth, following a symlink
+// (the named folder, or one a link leads to); outside says whether it lies
+// outside the root.
 func (w *walker) dir(path string, outside bool, depth int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
@@ -208,6 +213,31 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 	if err != nil {
 		return err
 	}
+	return w.search(f, outside, depth)
+}
+
+// subdir searches the folder parent lists as d, at depth: opened through
+// parent's handle without following a symlink, so that a folder swapped for
+// a link since the listing is not searched as if it lay in the tree; it is
+// followed as a link, after the direct tree, as any other.
+func (w *walker) subdir(parent *folder, d entry, outside bool, depth int) error {
+	path := childPath(parent.path, d.name)
+	if depth > MaxDepth {
+		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
+	}
+	f, err := parent.openChild(d.name)
+	if errors.Is(err, errIsLink) {
+		w.links = append(w.links, link{path, d.name, depth - 1})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return w.search(f, outside, depth)
+}
+
+// search lists open folder f, then closes it.
+func (w *walker) search(f *folder, outside bool, depth int) error {
 	defer f.close()
 	key, ok, err := f.key()
 	if err != nil {
@@ -238,7 +268,7 @@ func (w *walker) entry(f *folder, d entry, outside bool, depth int) error {
 	case d.mode&fs.ModeSymlink != 0:
 		w.links = append(w.links, link{path, d.name, depth})
 	case d.mode.IsDir():
-		return w.dir(path, outside, depth+1)
+		return w.subdir(f, d, outside, depth+1)
 	default:
 		return w.leaf(path, d.name, d.mode, outside, f)
 	}

@@ -4,6 +4,7 @@ package sessionfiles
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -61,5 +62,41 @@ func mkfifo(t *testing.T, path string) {
 	t.Helper()
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Skipf("no FIFO here: %v", err)
+	}
+}
+
+// TestSwappedFolderIsFollowedAsALink: a folder the listing called a folder
+// but that is a symlink when the walk opens it (swapped meanwhile) is not
+// searched as part of the tree: it joins the symlinks, followed after the
+// direct tree, and what it leads to outside the root is marked Outside.
+func TestSwappedFolderIsFollowedAsALink(t *testing.T) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(elsewhere, "x.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	real, err := realPath(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: Match{Name: IsSessionName}}
+	f, err := openFolder(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.close()
+	if err := w.subdir(f, entry{name: "sub", mode: fs.ModeDir}, false, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.out) != 0 || len(w.links) != 1 {
+		t.Fatalf("the swapped folder was searched in the tree: out %+v, links %+v", w.out, w.links)
+	}
+	if err := w.follow(w.links[0]); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.out) != 1 || !w.out[0].Outside {
+		t.Errorf("followed as a link: %+v, want x.jsonl marked Outside", w.out)
 	}
 }
