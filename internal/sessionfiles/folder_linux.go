@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unsafe"
@@ -52,6 +53,12 @@ func (f *folder) list(buf *[]byte) ([]entry, error) {
 
 // parse appends the entries of the dirent records in b to out.
 func (f *folder) parse(b []byte, out []entry) ([]entry, error) {
+	// each entry's path is made in buf, then copied once into its string
+	buf := append(make([]byte, 0, 512), f.path...)
+	if !strings.HasSuffix(f.path, string(filepath.Separator)) {
+		buf = append(buf, filepath.Separator)
+	}
+	dir := len(buf)
 	for len(b) > int(direntName) {
 		reclen := int(binary.NativeEndian.Uint16(b[direntReclen:]))
 		if reclen <= int(direntName) || reclen > len(b) {
@@ -66,7 +73,9 @@ func (f *folder) parse(b []byte, out []entry) ([]entry, error) {
 		if binary.NativeEndian.Uint64(rec[direntIno:]) == 0 || string(name) == "." || string(name) == ".." {
 			continue
 		}
-		e := entry{name: string(name)}
+		buf = append(buf[:dir], name...)
+		path := string(buf) // the name is its end, as in newEntry
+		e := entry{path: path, name: path[dir:]}
 		var err error
 		if e.mode, err = f.typeOf(rec[direntType], e.name); err != nil {
 			return nil, err

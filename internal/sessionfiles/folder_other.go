@@ -23,10 +23,10 @@ func openFolder(path string) (*folder, error) {
 	return &folder{path: path}, nil
 }
 
-// openChild opens the folder f lists as name, errIsLink when it is a
+// openChild opens the folder f lists as d, errIsLink when it is a
 // symlink now.
-func (f *folder) openChild(name string) (*folder, error) {
-	path := filepath.Join(f.path, name)
+func (f *folder) openChild(d entry) (*folder, error) {
+	path, name := d.path, d.name
 	if info, err := os.Lstat(path); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		return nil, errIsLink
 	}

@@ -29,10 +29,10 @@ func openFolder(path string) (*folder, error) {
 	return &folder{fd: fd, path: path}, nil
 }
 
-// openChild opens the folder f lists as name, through f's handle and
+// openChild opens the folder f lists as d, through f's handle and
 // without following a symlink: errIsLink when name is one now.
-func (f *folder) openChild(name string) (*folder, error) {
-	path := filepath.Join(f.path, name)
+func (f *folder) openChild(d entry) (*folder, error) {
+	path, name := d.path, d.name
 	fd, err := unix.Openat(f.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
 	if (err == unix.ELOOP || err == unix.ENOTDIR) && f.isLink(name) {
 		return nil, errIsLink

@@ -147,10 +147,18 @@ type link struct {
 	depth int
 }
 
-// entry is a folder's entry: its name and type (the type bits of a FileMode).
+// entry is a folder's entry: its path, its name (the path's last element,
+// a slice of it), and its type (the type bits of a FileMode).
 type entry struct {
+	path string
 	name string
 	mode fs.FileMode
+}
+
+// newEntry is the entry name of the folder dir.
+func newEntry(dir, name string, mode fs.FileMode) entry {
+	path := childPath(dir, name)
+	return entry{path: path, name: path[len(path)-len(name):], mode: mode}
 }
 
 // readDir lists the entries of folder path, sorted by name.
@@ -161,7 +169,7 @@ func readDir(path string) ([]entry, error) {
 	}
 	out := make([]entry, len(ds))
 	for i, d := range ds {
-		out[i] = entry{name: d.Name(), mode: d.Type()}
+		out[i] = newEntry(path, d.Name(), d.Type())
 	}
 	return out, nil
 }
@@ -221,11 +229,11 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 // a link since the listing is not searched as if it lay in the tree; it is
 // followed as a link, after the direct tree, as any other.
 func (w *walker) subdir(parent *folder, d entry, outside bool, depth int) error {
-	path := childPath(parent.path, d.name)
+	path := d.path
 	if depth > MaxDepth {
 		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
 	}
-	f, err := parent.openChild(d.name)
+	f, err := parent.openChild(d)
 	if errors.Is(err, errIsLink) {
 		w.links = append(w.links, link{path, d.name, depth - 1})
 		return nil
@@ -263,7 +271,7 @@ func (w *walker) search(f *folder, outside bool, depth int) error {
 
 // entry handles one entry of folder f; a symlink is kept for later.
 func (w *walker) entry(f *folder, d entry, outside bool, depth int) error {
-	path := childPath(f.path, d.name)
+	path := d.path
 	switch {
 	case d.mode&fs.ModeSymlink != 0:
 		w.links = append(w.links, link{path, d.name, depth})

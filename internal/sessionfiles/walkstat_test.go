@@ -87,7 +87,7 @@ func TestSwappedFolderIsFollowedAsALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.close()
-	if err := w.subdir(f, entry{name: "sub", mode: fs.ModeDir}, false, 1); err != nil {
+	if err := w.subdir(f, newEntry(f.path, "sub", fs.ModeDir), false, 1); err != nil {
 		t.Fatal(err)
 	}
 	if len(w.out) != 0 || len(w.links) != 1 {
