@@ -39,7 +39,7 @@ type nightlyRun struct {
 	state        *nightstate.State // what the last run found; nil with --dry-run or the report on stdout
 	cleaned      sync.Map          // the folders whose stale temporary files were removed
 	walked       time.Time         // when the walk began: before its stat of each file
-	found        map[string]bool   // the paths the walk found in folders; with a state only
+	found        map[string]bool   // the archives the walk found in folders; with a state only
 	fullWork     sync.Once         // the first file worked on in full sets the collector's target
 }
 
@@ -131,7 +131,7 @@ not exist; 130 when interrupted (files in flight count as "interrupted").`,
 }
 
 func newNightlyRun(e *env, o *nightlyOptions, dirs []string) (*nightlyRun, error) {
-	gcPercentUnlessSet(nightlyCheapGCPercent)
+	collectAtTheLimit() // until a file needs the full work: see nightlyGCPercent
 	opts, err := o.compactorOptions()
 	if err != nil {
 		return nil, err
@@ -201,13 +201,14 @@ func reportIsRoots(report string) error {
 // overrides it.
 const nightlyGCPercent = 100
 
-// nightlyCheapGCPercent is nightly's collector target until a file needs
-// the full work: the walk, the state file and the files it remembers
-// unchanged make little garbage, and at Go's default the collector was a
-// fifth of a second run over 10,000 files remembered (issue 28); at 400 that
-// run took 18 ms less CPU and peaked 3 MB higher. The first file worked on in
-// full sets nightlyGCPercent (nightlyRun.fullWork). $GOGC overrides both.
-const nightlyCheapGCPercent = 400
+// Until a file needs the full work, nightly collects only at pitool's soft
+// memory limit (collectAtTheLimit: 200 MiB, or the live heap and its
+// headroom): the walk, the state file and the files it remembers unchanged
+// make garbage the run would collect for nothing. At Go's default target the
+// collector was a fifth of a second run over 10,000 files remembered; at 400
+// (the setting before) still 4-7% (issue 28). The first file worked on in
+// full sets nightlyGCPercent (nightlyRun.fullWork). $GOGC and $GOMEMLIMIT
+// override it.
 
 func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	if run.worker {
@@ -221,7 +222,7 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	if !run.dryRun && reportIsFile(run.report) {
 		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
-		run.found = foundPaths(run.targets)
+		run.found = foundArchives(run.targets)
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets),
 		files: make([]fileReport, 0, len(run.targets))}

@@ -154,35 +154,53 @@ type nightlyReport struct {
 	dryRun            bool
 	planned           int // files the run set out to do
 	files             []fileReport
+	tally             *reportTally // counts: the last tally of files
 }
 
-func (rep *nightlyReport) count(action string) int {
-	return rep.countIf(func(f fileReport) bool { return f.action == action })
-}
+func (rep *nightlyReport) count(action string) int { return rep.counts().actions[action] }
 
-func (rep *nightlyReport) repairedCount() int {
-	return rep.countIf(func(f fileReport) bool { return f.repaired })
-}
+func (rep *nightlyReport) repairedCount() int { return rep.counts().repaired }
 
 // damagedCount is how many files were found damaged (they list "damage"),
 // repaired or not.
-func (rep *nightlyReport) damagedCount() int {
-	return rep.countIf(func(f fileReport) bool { return len(f.damage) > 0 })
-}
+func (rep *nightlyReport) damagedCount() int { return rep.counts().damaged }
 
 // rememberedCount is how many files the state file answered for.
-func (rep *nightlyReport) rememberedCount() int {
-	return rep.countIf(func(f fileReport) bool { return f.remembered })
+func (rep *nightlyReport) rememberedCount() int { return rep.counts().remembered }
+
+// reportTally is what the report counts of its files, taken in one pass:
+// the report and the summary ask for a score of counts (before, a pass over
+// 10,000 files each: 3 ms of a second run, issue 28).
+type reportTally struct {
+	files      int // how many files it counted
+	actions    map[string]int
+	repaired   int
+	damaged    int
+	remembered int
 }
 
-func (rep *nightlyReport) countIf(is func(fileReport) bool) int {
-	n := 0
-	for _, f := range rep.files {
-		if is(f) {
-			n++
-		}
+// counts returns the tally of rep's files, counted again only when a file
+// was added since.
+func (rep *nightlyReport) counts() *reportTally {
+	if t := rep.tally; t != nil && t.files == len(rep.files) {
+		return t
 	}
-	return n
+	t := &reportTally{files: len(rep.files), actions: map[string]int{}}
+	for _, f := range rep.files {
+		t.actions[f.action]++
+		t.repaired += boolInt(f.repaired)
+		t.damaged += boolInt(len(f.damage) > 0)
+		t.remembered += boolInt(f.remembered)
+	}
+	rep.tally = t
+	return t
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writeJSON writes the report as one JSON line, a file's object at a time,

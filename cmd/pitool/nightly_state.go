@@ -86,14 +86,16 @@ func (run *nightlyRun) interruptedArchive(t target) bool {
 	if t.info == nil {
 		return archive.Interrupted(t.path)
 	}
-	return strings.HasSuffix(t.path, ".jsonl") && run.found[t.path+archive.Suffix]
+	return len(run.found) > 0 && strings.HasSuffix(t.path, ".jsonl") && run.found[t.path+archive.Suffix]
 }
 
-// foundPaths is the set of the paths the walk found in folders.
-func foundPaths(targets []target) map[string]bool {
-	found := make(map[string]bool, len(targets))
+// foundArchives is the set of the archives (X.jsonl.zst) the walk found in
+// folders: mostly none, where a set of every path found cost 10,000 map
+// entries (issue 28).
+func foundArchives(targets []target) map[string]bool {
+	found := map[string]bool{}
 	for _, t := range targets {
-		if !t.named {
+		if !t.named && strings.HasSuffix(t.path, archive.Suffix) {
 			found[t.path] = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -45,5 +46,18 @@ func TestFormatRefuses(t *testing.T) {
 	sf, err := decode(magic + " 3 \"s\"\nanything\n")
 	if err != nil || sf.Version != 3 || len(sf.Files) != 0 {
 		t.Errorf("another version: %+v, %v", sf, err)
+	}
+}
+
+// TestParseInt: parseInt reads what strconv.ParseInt reads, and refuses
+// what it refuses.
+func TestParseInt(t *testing.T) {
+	for _, s := range []string{"0", "7", "-1", "123456789012345678", "-123456789012345678", "1234567890123456789",
+		"9223372036854775807", "-9223372036854775808", "9223372036854775808", "-9223372036854775809", "9999999999999999999", "12345678901234567890", "", "-", "+1", "1x", "x1", "1 2", "--1", "0x10"} {
+		got, err := parseInt(s)
+		want, werr := strconv.ParseInt(s, 10, 64)
+		if (err == nil) != (werr == nil) || err == nil && got != want {
+			t.Errorf("parseInt(%q) = %d, %v; ParseInt: %d, %v", s, got, err, want, werr)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package nightstate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,32 @@ func TestSaveNothingNoFile(t *testing.T) {
 	save(t, path, "s1")
 	if again, _ := Open(path, "s1"); len(again.prev) != 0 {
 		t.Errorf("the state file still remembers %d files", len(again.prev))
+	}
+}
+
+// TestRememberedInAnyOrder: the state file is saved sorted by path, and
+// every entry is found whatever order the run asks in (in order, the
+// reverse, one path twice, one the file does not hold).
+func TestRememberedInAnyOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json"+Suffix)
+	var entries []Entry
+	for _, name := range []string{"/s/c.jsonl", "/s/a.jsonl", "/s/d.jsonl", "/s/b.jsonl"} {
+		entries = append(entries, Entry{File: name, Stamp: Stamp{Size: int64(len(entries)) + 1}, Action: "not-due"})
+	}
+	save(t, path, "s1", entries...)
+	st, err := Open(path, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSortedFunc(st.prev, func(a, b Entry) int { return strings.Compare(a.File, b.File) }) {
+		t.Errorf("the state file is not sorted by path: %+v", st.prev)
+	}
+	asks := append(slices.Clone(st.prev), entries...)
+	asks = append(asks, entries[2], Entry{File: "/s/none.jsonl"})
+	for _, e := range asks {
+		got, ok := st.Remembered(e.File, e.Stamp)
+		if want := e.File != "/s/none.jsonl"; ok != want || ok && got != e {
+			t.Errorf("Remembered(%s) = %+v, %v; want %v", e.File, got, ok, want)
+		}
 	}
 }

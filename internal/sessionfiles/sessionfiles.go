@@ -5,7 +5,9 @@ package sessionfiles
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,7 +46,8 @@ type File struct {
 	// Info is the stat the walk took of a regular file found in a folder
 	// (following a symlink, as reading it does), before anything read it;
 	// nil when it took none. nightly compares it with its state file
-	// instead of taking another.
+	// instead of taking another. On unix its Sys is a *unix.Stat_t
+	// (golang.org/x/sys/unix).
 	Info os.FileInfo
 }
 
@@ -124,17 +127,51 @@ func ExpandMatching(paths []string, m Match) ([]File, error) {
 type walker struct {
 	realRoot string           // the named folder with every symlink resolved
 	dirs     map[fileKey]bool // folders searched already
-	files    map[fileKey]int  // index in out of each file listed
-	links    []link           // symlinks met, to follow after the direct tree
-	match    Match
-	out      []File
+	// files is the index in out of each file listed that the walk may
+	// reach again: until it follows symlinks only files with more than one
+	// name (hard links), since a file with one name is met once in a tree;
+	// from then on, every file (indexFiles). A map of 10,000 files was a
+	// tenth of the walk's own work (issue 28).
+	files     map[fileKey]int
+	following bool   // the walk follows symlinks: files indexes every file
+	links     []link // symlinks met, to follow after the direct tree
+	match     Match
+	out       []File
+	buf       []byte // a folder's entries are read into it (folder.list)
 }
 
 // link is a symlink met in a folder at depth.
 type link struct {
 	path  string
-	d     os.DirEntry
+	name  string
 	depth int
+}
+
+// entry is a folder's entry: its path, its name (the path's last element,
+// a slice of it), and its type (the type bits of a FileMode).
+type entry struct {
+	path string
+	name string
+	mode fs.FileMode
+}
+
+// newEntry is the entry name of the folder dir.
+func newEntry(dir, name string, mode fs.FileMode) entry {
+	path := childPath(dir, name)
+	return entry{path: path, name: path[len(path)-len(name):], mode: mode}
+}
+
+// readDir lists the entries of folder path, sorted by name.
+func readDir(path string) ([]entry, error) {
+	ds, err := os.ReadDir(path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]entry, len(ds))
+	for i, d := range ds {
+		out[i] = newEntry(path, d.Name(), d.Type())
+	}
+	return out, nil
 }
 
 func walk(root string, m Match) ([]File, error) {
@@ -150,8 +187,11 @@ func walk(root string, m Match) ([]File, error) {
 		}
 	}
 	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m}
-	if err := w.dir(root, false, 0); err != nil {
+	if err := w.dir(filepath.Clean(root), false, 0); err != nil {
 		return nil, err
+	}
+	if len(w.links) > 0 {
+		w.indexFiles()
 	}
 	for i := 0; i < len(w.links); i++ { // following a link may meet more
 		if err := w.follow(w.links[i]); err != nil {
@@ -162,57 +202,104 @@ func walk(root string, m Match) ([]File, error) {
 	return w.out, nil
 }
 
+// errIsLink is a folder entry listed as a folder that is a symlink when
+// the walk opens it.
+var errIsLink = errors.New("a symlink now")
+
 // MaxDepth is how deep folders are searched below a named folder: a guard
 // against symlink loops where folders cannot be told apart by inode.
 const MaxDepth = 64
 
-// dir searches folder path at depth; outside says whether it lies outside the root.
+// dir searches folder path (a clean path) at depth, following a symlink
+// (the named folder, or one a link leads to); outside says whether it lies
+// outside the root.
 func (w *walker) dir(path string, outside bool, depth int) error {
 	if depth > MaxDepth {
 		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
 	}
-	info, err := os.Stat(path)
+	f, err := openFolder(path)
 	if err != nil {
 		return err
 	}
-	if key, ok := keyOf(info); ok {
+	return w.search(f, outside, depth)
+}
+
+// subdir searches the folder parent lists as d, at depth: opened through
+// parent's handle without following a symlink, so that a folder swapped for
+// a link since the listing is not searched as if it lay in the tree; it is
+// followed as a link, after the direct tree, as any other.
+func (w *walker) subdir(parent *folder, d entry, outside bool, depth int) error {
+	path := d.path
+	if depth > MaxDepth {
+		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
+	}
+	f, err := parent.openChild(d)
+	if errors.Is(err, errIsLink) {
+		w.links = append(w.links, link{path, d.name, depth - 1})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return w.search(f, outside, depth)
+}
+
+// search lists open folder f, then closes it.
+func (w *walker) search(f *folder, outside bool, depth int) error {
+	defer f.close()
+	key, ok, err := f.key()
+	if err != nil {
+		return err
+	}
+	if ok {
 		if w.dirs[key] {
 			return nil
 		}
 		w.dirs[key] = true
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := f.list(&w.buf)
 	if err != nil {
 		return err
 	}
 	for _, d := range entries {
-		if err := w.entry(filepath.Join(path, d.Name()), d, outside, depth); err != nil {
+		if err := w.entry(f, d, outside, depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry handles one folder entry; a symlink is kept for later.
-func (w *walker) entry(path string, d os.DirEntry, outside bool, depth int) error {
-	switch mode := d.Type(); {
-	case mode&os.ModeSymlink != 0:
-		w.links = append(w.links, link{path, d, depth})
-	case mode.IsDir():
-		return w.dir(path, outside, depth+1)
+// entry handles one entry of folder f; a symlink is kept for later.
+func (w *walker) entry(f *folder, d entry, outside bool, depth int) error {
+	path := d.path
+	switch {
+	case d.mode&fs.ModeSymlink != 0:
+		w.links = append(w.links, link{path, d.name, depth})
+	case d.mode.IsDir():
+		return w.subdir(f, d, outside, depth+1)
 	default:
-		return w.leaf(path, d.Name(), mode, outside)
+		return w.leaf(path, d.name, d.mode, outside, f)
 	}
 	return nil
 }
 
+// childPath is filepath.Join(dir, name) for a clean dir and a name read
+// from it, without cleaning the result again.
+func childPath(dir, name string) string {
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return dir + name
+	}
+	return dir + string(filepath.Separator) + name
+}
+
 // leaf lists a file the search matches: a regular file by its name or, with
 // a Sniff, its content; anything else that carries a matching name as
-// Special, never opened.
-func (w *walker) leaf(path, name string, mode os.FileMode, outside bool) error {
+// Special, never opened. f is the folder it was found in, nil for a file
+// reached through a symlink (stat'ed by its path).
+func (w *walker) leaf(path, name string, mode os.FileMode, outside bool, f *folder) error {
 	switch {
 	case mode.IsRegular() && (w.match.Name(name) || w.match.Sniff != nil && w.match.Sniff(path)):
-		return w.file(path, outside)
+		return w.file(path, name, outside, f)
 	case !mode.IsRegular() && w.match.Name(name):
 		w.out = append(w.out, File{Path: path, Outside: outside, Special: jsonl.SpecialKind(mode)})
 	}
@@ -221,24 +308,24 @@ func (w *walker) leaf(path, name string, mode os.FileMode, outside bool) error {
 
 // follow resolves a symlink and searches or lists what it leads to.
 func (w *walker) follow(l link) error {
-	info, err := os.Stat(l.path)
+	info, err := statPath(l.path)
 	if err != nil {
-		return w.dangling(l.path, l.d)
+		return w.dangling(l.path, l.name)
 	}
 	outside, err := w.leadsOutside(l.path)
 	if err != nil {
 		return err
 	}
 	if mode := info.Mode().Type(); !mode.IsDir() {
-		return w.leaf(l.path, l.d.Name(), mode, outside)
+		return w.leaf(l.path, l.name, mode, outside, nil)
 	}
 	return w.dir(l.path, outside, l.depth+1)
 }
 
 // dangling lists a broken symlink that carries a session name, so that the
 // command reports it (no such file) rather than silently passing over it.
-func (w *walker) dangling(path string, d os.DirEntry) error {
-	if w.match.Name(d.Name()) {
+func (w *walker) dangling(path, name string) error {
+	if w.match.Name(name) {
 		w.out = append(w.out, File{Path: path})
 	}
 	return nil
@@ -264,13 +351,14 @@ func realPath(path string) (string, error) {
 }
 
 // file lists a session file once, preferring a path inside the root; with
-// EveryPath, under every path, without a stat to know it again.
-func (w *walker) file(path string, outside bool) error {
+// EveryPath, under every path, without a stat to know it again. f is the
+// folder it is name in, nil to stat it by its path.
+func (w *walker) file(path, name string, outside bool, f *folder) error {
 	if w.match.EveryPath {
 		w.out = append(w.out, File{Path: path, Outside: outside})
 		return nil
 	}
-	info, err := os.Stat(path)
+	info, err := w.stat(path, name, f)
 	if err != nil {
 		return err
 	}
@@ -281,11 +369,35 @@ func (w *walker) file(path string, outside bool) error {
 		}
 		return nil
 	}
-	if ok {
+	if ok && (w.following || hardLinked(info)) {
 		w.files[key] = len(w.out)
 	}
 	w.out = append(w.out, File{Path: path, Outside: outside, Info: info})
 	return nil
+}
+
+// indexFiles adds every file listed so far to files, before the walk
+// follows symlinks, which may lead to any of them.
+func (w *walker) indexFiles() {
+	w.following = true
+	for i, f := range w.out {
+		if f.Info == nil {
+			continue
+		}
+		if key, ok := keyOf(f.Info); ok {
+			if _, seen := w.files[key]; !seen {
+				w.files[key] = i
+			}
+		}
+	}
+}
+
+// stat stats a file found, through folder f when it has one.
+func (w *walker) stat(path, name string, f *folder) (fs.FileInfo, error) {
+	if f == nil {
+		return statPath(path)
+	}
+	return f.stat(name)
 }
 
 // AgentDir returns Pi's agent folder: $PI_CODING_AGENT_DIR, or ~/.pi/agent.
