@@ -328,11 +328,14 @@ func SessionHeader(name string, r io.Reader) (Header, bool) {
 	b := bytes.TrimPrefix(prefix, bom)
 	for len(b) > 0 {
 		line, rest, cut := nextLine(b, complete)
+		if cut {
+			break // a header longer than the sniff is not read as one, so not classified
+		}
 		switch kind, _ := classifyLine(line, cut); {
 		case kind == kindBlank:
 			b = rest
 			continue
-		case kind == kindHeader && !cut:
+		case kind == kindHeader:
 			return readHeader(bytes.TrimSuffix(line, []byte{'\r'})), true
 		}
 		break
