@@ -158,6 +158,7 @@ type RequestChecker struct {
 	// nil: no check reads an entry twice, keep nothing.
 	visits []int32
 	memo   *selectMemo // the compactions and context edits the selections read
+	one    [1]skeleton // the skeleton Index.skeletonOf read last
 }
 
 // NewRequestChecker returns a checker of ix's requests.
@@ -259,7 +260,7 @@ var summarySkeleton = skeleton{role: UserRole}
 // check replays the request of a selection, message by message, and
 // explains what the walk found.
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
-	w := &requestWalk{called: map[string]sentCall{}, answered: map[string]int{}}
+	w := &requestWalk{called: map[uint64]sentCall{}, answered: map[uint64]int{}}
 	for k := range sel.count() {
 		i := sel.at(k)
 		w.cur = i
@@ -278,7 +279,7 @@ func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 			w.add(m)
 		}
 	}
-	return c.explain(sel, w.problems)
+	return c.explain(sel, w.problems, w.hashes)
 }
 
 // addsNothing reports whether the k-th selected entry, i, adds no message to
@@ -329,14 +330,14 @@ func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
 	s, ok := c.skeletons[i]
 	if !ok {
 		var err error
-		if s, err = c.ix.skeletonOf(i); err != nil {
+		if s, err = c.ix.skeletonOf(i, &c.one); err != nil {
 			return nil, err
 		}
 	}
 	if c.visits == nil || c.visits[i] <= 1 {
 		delete(c.skeletons, i)
-	} else {
-		c.skeletons[i] = s
+	} else if !ok {
+		c.skeletons[i] = slices.Clone(s)
 	}
 	if c.visits != nil {
 		c.visits[i]--
@@ -357,11 +358,12 @@ type sentCall struct {
 // answer no call of the file, and the system messages it holds back touch
 // no exchange.
 type requestWalk struct {
-	cur      int // the entry whose message is being added
-	exchange []string
-	answered map[string]int // call id → first result entry, in the open exchange
-	called   map[string]sentCall
-	problems []RequestProblem
+	cur      int            // the entry whose message is being added
+	exchange []uint64       // the calls of the open exchange, by their hashes (callHash)
+	answered map[uint64]int // call → first result entry, in the open exchange
+	called   map[uint64]sentCall
+	problems []RequestProblem // their ToolCallID is left to explain
+	hashes   []uint64         // the hash of each problem's call id
 }
 
 // add takes one message of the request. Any assistant message, even one
@@ -398,9 +400,9 @@ func (w *requestWalk) closeExchange() {
 	clear(w.answered)
 }
 
-// result checks one tool result of the file.
-func (w *requestWalk) result(id string) {
-	p := RequestProblem{ToolCallID: id, Result: EntryRef{Entry: w.cur}, Call: noEntry, By: noEntry}
+// result checks one tool result of the file, the answer to call id.
+func (w *requestWalk) result(id uint64) {
+	p := RequestProblem{Result: EntryRef{Entry: w.cur}, Call: noEntry, By: noEntry}
 	sc, sent := w.called[id]
 	switch first, again := w.answered[id]; {
 	case !sent:
@@ -414,40 +416,48 @@ func (w *requestWalk) result(id string) {
 		return
 	}
 	w.problems = append(w.problems, p)
+	w.hashes = append(w.hashes, id)
 }
 
 // placeLateCall turns earlier CallAbsent problems for id into CallAfterResult
 // now that the call is sent.
-func (w *requestWalk) placeLateCall(id string) {
+func (w *requestWalk) placeLateCall(id uint64) {
 	for k := range w.problems {
-		if p := &w.problems[k]; p.Kind == CallAbsent && p.ToolCallID == id {
+		if p := &w.problems[k]; p.Kind == CallAbsent && w.hashes[k] == id {
 			p.Kind, p.Cause, p.Call = CallAfterResult, CauseOrder, EntryRef{Entry: w.cur}
 		}
 	}
 }
 
-// explain fills in the ids and lines of the problems' entries and, for calls
-// absent from the request, what removed them.
-func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem) ([]RequestProblem, error) {
+// explain fills in the call ids of the problems (hashes: the hash of
+// each one's), the ids and lines of their entries and, for calls absent
+// from the request, what removed them.
+func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem, hashes []uint64) ([]RequestProblem, error) {
 	for k := range problems {
 		p := &problems[k]
 		if p.Kind == CallAbsent {
-			if err := c.findCause(sel, p); err != nil {
+			if err := c.findCause(sel, p, hashes[k]); err != nil {
 				return nil, err
 			}
 		}
+		id, err := c.ix.resultCallID(p.Result.Entry)
+		if err != nil {
+			return nil, err
+		}
+		p.ToolCallID = id
 		p.Result, p.Call, p.By = c.ix.EntryRef(p.Result.Entry), c.ix.EntryRef(p.Call.Entry), c.ix.EntryRef(p.By.Entry)
 	}
 	return problems, nil
 }
 
 // findCause looks on the path, back from the result, for the assistant
-// message that holds the call, and says why the request lost it.
-func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
+// message that holds the call (id its hash), and says why the request lost
+// it.
+func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem, id uint64) error {
 	p.Cause = CauseNotOnPath
 	for k := indexOf(sel.Path, p.Result.Entry) - 1; k >= 0; k-- {
 		i := int(sel.Path[k])
-		holds, failed, err := c.holdsCall(i, p.ToolCallID)
+		holds, failed, err := c.holdsCall(i, id)
 		if err != nil {
 			return err
 		}
@@ -461,8 +471,9 @@ func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
 }
 
 // holdsCall reports whether entry i's own messages hold an assistant tool
-// call with id, and whether that message stopped with error or aborted.
-func (c *RequestChecker) holdsCall(i int, id string) (holds, failed bool, err error) {
+// call whose id hashes to id, and whether that message stopped with error
+// or aborted.
+func (c *RequestChecker) holdsCall(i int, id uint64) (holds, failed bool, err error) {
 	if c.ix.nodes[i].role != AssistantRole {
 		return false, false, nil
 	}
@@ -493,6 +504,21 @@ func (c *RequestChecker) lossOf(sel *Selection, i int, failed bool) (RequestCaus
 		return CauseFailedTurn, noEntry
 	}
 	return CauseNotOnPath, noEntry
+}
+
+// resultCallID is the toolCallId of tool result entry i, as the request
+// sends it: the check knows it by its hash only. An edit replaces a
+// result's content, never its toolCallId.
+func (ix *Index) resultCallID(i int) (string, error) {
+	e, err := ix.Decode(i)
+	if err != nil {
+		return "", err
+	}
+	msg, err := e.Message()
+	if err != nil {
+		return "", err
+	}
+	return msg.String("toolCallId"), nil
 }
 
 func indexOf(list []int32, x int) int {
