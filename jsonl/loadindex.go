@@ -21,6 +21,7 @@ type LoadIndexer struct {
 	// kept is what the skeletons kept from the caller's reads cost so far
 	// (see scannedSkeletonBytes).
 	kept int
+	room []uint64 // for the calls of the skeleton being read, which keepSkeleton copies
 }
 
 // scannedSkeletonBytes bounds the request skeletons a LoadIndexer keeps
@@ -65,7 +66,9 @@ func (b *LoadIndexer) LineRead(l Line, r *Reader, at int) {
 	f := readFacts(l, r, at)
 	b.take(&f)
 	if n := f.node; !f.header && n.typ == TypeMessage && n.plain && (n.role == AssistantRole || n.role == ToolResultRole) {
-		b.keepSkeleton(int32(len(b.ix.nodes)-1), skeletonOfFields(n.role, &r.s.Msg))
+		sk := skeletonOfFields(n.role, &r.s.Msg, b.room)
+		b.room = sk.calls
+		b.keepSkeleton(int32(len(b.ix.nodes)-1), sk)
 	}
 }
 

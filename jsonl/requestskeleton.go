@@ -22,16 +22,20 @@ var callSeed = maphash.MakeSeed()
 // callHash is the hash of tool call id.
 func callHash(id string) uint64 { return maphash.String(callSeed, id) }
 
-// callHashOf is callHash of the text of the raw JSON value (DecodeString's,
-// "" when it is no string), hashed in place when it holds no escape.
-func callHashOf(raw []byte) uint64 {
+// callHashOf is callHash of the text of the raw JSON value.
+func callHashOf(raw []byte) uint64 { return HashText(callSeed, raw) }
+
+// HashText is maphash.String(seed, s) of the text s of the raw JSON value
+// (DecodeString's, "" when it is no string), hashed in place, without
+// making s, when the value holds no escape.
+func HashText(seed maphash.Seed, raw []byte) uint64 {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
 		if inner := raw[1 : len(raw)-1]; !hasEscapeOrInvalid(inner) {
-			return maphash.Bytes(callSeed, inner)
+			return maphash.Bytes(seed, inner)
 		}
 	}
 	s, _ := DecodeString(raw)
-	return callHash(s)
+	return maphash.String(seed, s)
 }
 
 // scannedSkeleton is a skeleton as a LoadIndexer keeps it, in 16 bytes:
@@ -54,13 +58,16 @@ func (s scannedSkeleton) skeleton(calls []uint64) skeleton {
 	return sk
 }
 
-// skeletonsOf converts projected messages for the model and keeps of each
-// what the check reads.
+// skeletonsOf is what the check reads of projected messages as they are
+// converted for the model (ConvertToLlm), without converting them: a
+// message sent as user text, a bash execution's with its output, needs
+// only its role.
 func skeletonsOf(msgs []Object) []skeleton {
-	llm := ConvertToLlm(msgs)
-	out := make([]skeleton, len(llm))
-	for k, m := range llm {
-		out[k] = skeletonOfMessage(m, RoleOf(m.Get("role")))
+	out := make([]skeleton, 0, len(msgs))
+	for _, m := range msgs {
+		if role, ok := llmRole(m); ok {
+			out = append(out, skeletonOfMessage(m, role))
+		}
 	}
 	return out
 }
@@ -168,17 +175,18 @@ func readSkeleton(msg []byte, role Role) (skeleton, error) {
 }
 
 // skeletonOfFields is readSkeleton's skeleton of a message object read by
-// a Reader, from the fields it kept of it (m), without a second walk.
-func skeletonOfFields(role Role, m *MessageFields) skeleton {
+// a Reader, from the fields it kept of it (m), without a second walk. Its
+// calls are appended to room[:0] (room may be nil).
+func skeletonOfFields(role Role, m *MessageFields, room []uint64) skeleton {
 	s := skeleton{role: role}
 	switch role {
 	case AssistantRole:
 		r, _ := DecodeString(m.StopReason)
 		s.failed = r == "error" || r == "aborted"
 		if len(m.ToolCalls) > 0 {
-			s.calls = make([]uint64, len(m.ToolCalls))
-			for k, call := range m.ToolCalls {
-				s.calls[k] = callHashOf(call.ID)
+			s.calls = room[:0]
+			for _, call := range m.ToolCalls {
+				s.calls = append(s.calls, callHashOf(call.ID))
 			}
 		}
 	case ToolResultRole:
