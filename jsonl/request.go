@@ -324,9 +324,13 @@ func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
 	}
 }
 
-// unedited is the skeleton of entry i's own messages, no edit applied. It is
-// kept while a later check will read it again.
+// unedited is the skeleton of entry i's own messages, no edit applied. One
+// the index does not know (knownSkeleton) is kept while a later check will
+// read it again.
 func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
+	if s, ok := c.ix.knownSkeleton(i, &c.one); ok {
+		return s, nil
+	}
 	s, ok := c.skeletons[i]
 	if !ok {
 		var err error

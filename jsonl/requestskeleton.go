@@ -92,39 +92,50 @@ func skeletonOfMessage(m Object, role Role) skeleton {
 	return s
 }
 
-// skeletonOf is the skeleton of entry i's own messages, no edit applied. An
-// entry of a kind that adds no message is not read; a plain message entry of one of the four roles the model is sent as they are
-// is read from its message object alone (no migration touches those fields,
-// and a user or system message needs no read at all), or taken from what a
-// LoadIndexer kept of it; any other entry is decoded and projected. A
-// skeleton kept or read is returned in one, whose contents the next call
-// replaces.
+// skeletonOf is the skeleton of entry i's own messages, no edit applied:
+// knownSkeleton's, or else a plain message entry of one of the four roles
+// the model is sent as they are is read from its message object alone (no
+// migration touches those fields), and any other entry is decoded and
+// projected. A skeleton known or read is returned in one, whose contents
+// the next call replaces.
 func (ix *Index) skeletonOf(i int, one *[1]skeleton) ([]skeleton, error) {
-	n := ix.nodes[i]
-	if kinds[n.typ].messages == nil {
-		return nil, nil // a kind of entry that adds no message
+	if s, ok := ix.knownSkeleton(i, one); ok {
+		return s, nil
 	}
-	if n.typ != TypeMessage || !n.plain {
+	n := ix.nodes[i]
+	if n.typ != TypeMessage || !n.plain || (n.role != AssistantRole && n.role != ToolResultRole) {
 		return ix.projectedSkeletons(i)
 	}
-	switch n.role {
-	case SystemRole, UserRole:
-		return []skeleton{{role: n.role}}, nil
-	case AssistantRole, ToolResultRole:
-		if i < len(ix.scanned) && ix.scanned[i].role != NoRole {
-			one[0] = ix.scanned[i].skeleton(ix.scannedCalls)
-			return one[:], nil
-		}
-		err := ix.withMessage(i, func(msg []byte) (err error) {
-			one[0], err = readSkeleton(msg, n.role)
-			return err
-		})
-		if err != nil {
-			return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
-		}
-		return one[:], nil
+	err := ix.withMessage(i, func(msg []byte) (err error) {
+		one[0], err = readSkeleton(msg, n.role)
+		return err
+	})
+	if err != nil {
+		return nil, &PosError{File: ix.Name, Line: int(n.line), Offset: n.offset, Err: err}
 	}
-	return ix.projectedSkeletons(i)
+	return one[:], nil
+}
+
+// knownSkeleton is the skeleton of entry i's own messages when the index
+// knows it without a read: none for a kind of entry that adds no message,
+// the role of a plain user or system message, what a LoadIndexer kept of a
+// plain assistant message or tool result. It is returned in one, as by
+// skeletonOf; ok is false when the entry must be read.
+func (ix *Index) knownSkeleton(i int, one *[1]skeleton) (s []skeleton, ok bool) {
+	n := ix.nodes[i]
+	switch {
+	case kinds[n.typ].messages == nil:
+		return nil, true
+	case n.typ != TypeMessage || !n.plain:
+		return nil, false
+	case n.role == SystemRole || n.role == UserRole:
+		one[0] = skeleton{role: n.role}
+	case (n.role == AssistantRole || n.role == ToolResultRole) && i < len(ix.scanned) && ix.scanned[i].role != NoRole:
+		one[0] = ix.scanned[i].skeleton(ix.scannedCalls)
+	default:
+		return nil, false
+	}
+	return one[:], true
 }
 
 // projectedSkeletons is skeletonOf for any entry: decoded, migrated and
