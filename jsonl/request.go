@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // The request check: the provider view at a leaf (what Pi sends, see
@@ -147,19 +148,24 @@ func (p RequestProblem) String() string {
 }
 
 // RequestChecker checks the requests at many leaves of one index, decoding
-// each entry at most once: it keeps, per entry, only the skeleton of its
-// messages that the check reads (roles, stop reasons, tool call ids).
+// each entry at most once (within keptSkeletonBytes): it keeps, per entry it
+// had to read, only the skeleton of its messages that the check reads
+// (roles, stop reasons, the hashes of tool call ids).
 type RequestChecker struct {
 	ix        *Index
-	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, while a later check reads them
-	// visits counts, per entry, the checks still to come that read its
-	// skeleton (CheckEveryLeaf); an entry read by one check only is never
-	// kept, so a linear session of millions of entries keeps nothing.
-	// nil: no check reads an entry twice, keep nothing.
-	visits []int32
-	memo   *selectMemo // the compactions and context edits the selections read
-	one    [1]skeleton // the skeleton Index.skeletonOf read last
+	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, for the checks to come
+	// several says that more than one check is to come (CheckEveryLeaf), so
+	// skeletons are kept: one check reads an entry once, and a linear
+	// session of millions of entries keeps nothing.
+	several bool
+	kept    int         // what skeletons holds costs about this many bytes
+	memo    *selectMemo // the compactions and context edits the selections read
+	one     [1]skeleton // the skeleton Index.skeletonOf read last
 }
+
+// keptSkeletonBytes bounds what a RequestChecker keeps of the skeletons it
+// read; past it, they are read again at each check.
+const keptSkeletonBytes = 16 << 20
 
 // NewRequestChecker returns a checker of ix's requests.
 func NewRequestChecker(ix *Index) *RequestChecker {
@@ -203,8 +209,8 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	}
 	active := c.ix.ActiveLeaf()
 	leaves := c.activeFirst(active)
-	c.countVisits(leaves, active)
-	defer func() { c.visits, c.skeletons = nil, map[int][]skeleton{} }()
+	c.several = c.checks(active) > 1
+	defer func() { c.several, c.kept, c.skeletons = false, 0, map[int][]skeleton{} }()
 	var out []LeafRequest
 	for leaf := range leaves {
 		problems, err := c.Check(leaf)
@@ -299,54 +305,49 @@ func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]skeleton
 	return c.unedited(i)
 }
 
-// countVisits counts, when there are several checks (leaves, active the
-// first), how many of them read each entry's unedited skeleton.
-func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
+// checks is how many checks CheckEveryLeaf makes: one per leaf, and one
+// at active if it is no leaf.
+func (c *RequestChecker) checks(active int) int {
 	hasChild := c.ix.hasChildBits()
-	checks := c.ix.countLeaves(hasChild)
+	n := c.ix.countLeaves(hasChild)
 	if !c.ix.isLeaf(hasChild, active) {
-		checks++ // active is checked first whether or not it is a leaf
+		n++ // active is checked first whether or not it is a leaf
 	}
-	if checks < 2 {
-		return // no entry is read by two checks
-	}
-	c.visits = make([]int32, c.ix.Len())
-	for leaf := range leaves {
-		sel, err := c.ix.selectWith(leaf, c.memo)
-		if err != nil {
-			continue // the check meets the same error
-		}
-		for k := range sel.count() {
-			if i := sel.at(k); i != None && !c.addsNothing(sel, k, i) && !c.ix.edited(sel, i) {
-				c.visits[i]++
-			}
-		}
-	}
+	return n
 }
 
 // unedited is the skeleton of entry i's own messages, no edit applied. One
-// the index does not know (knownSkeleton) is kept while a later check will
-// read it again.
+// the index does not know (knownSkeleton) is kept when more checks are to
+// come, within keptSkeletonBytes: the leaves of a branched file share most
+// of their paths. (Counting, at every leaf, which entries a later check
+// would read again cost a second selection per leaf, and the index knows
+// most skeletons now.)
 func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
 	if s, ok := c.ix.knownSkeleton(i, &c.one); ok {
 		return s, nil
 	}
-	s, ok := c.skeletons[i]
-	if !ok {
-		var err error
-		if s, err = c.ix.skeletonOf(i, &c.one); err != nil {
-			return nil, err
-		}
+	if s, ok := c.skeletons[i]; ok {
+		return s, nil
 	}
-	if c.visits == nil || c.visits[i] <= 1 {
-		delete(c.skeletons, i)
-	} else if !ok {
+	s, err := c.ix.skeletonOf(i, &c.one)
+	if err != nil {
+		return nil, err
+	}
+	if cost := keptCost(s); c.several && c.kept+cost <= keptSkeletonBytes {
 		c.skeletons[i] = slices.Clone(s)
-	}
-	if c.visits != nil {
-		c.visits[i]--
+		c.kept += cost
 	}
 	return s, nil
+}
+
+// keptCost is about what keeping skeletons s costs: the structs, their
+// calls and the map's entry.
+func keptCost(s []skeleton) int {
+	n := 64
+	for _, sk := range s {
+		n += int(unsafe.Sizeof(sk)) + 8*len(sk.calls)
+	}
+	return n
 }
 
 // sentCall is a tool call the request has sent.
