@@ -154,6 +154,9 @@ func (p RequestProblem) String() string {
 type RequestChecker struct {
 	ix        *Index
 	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, for the checks to come
+	// edited holds the skeletons of edited entries, by entry and the
+	// context edit whose replacement they take.
+	edited map[[2]int32][]skeleton
 	// several says that more than one check is to come (CheckEveryLeaf), so
 	// skeletons are kept: one check reads an entry once, and a linear
 	// session of millions of entries keeps nothing.
@@ -169,7 +172,7 @@ const keptSkeletonBytes = 16 << 20
 
 // NewRequestChecker returns a checker of ix's requests.
 func NewRequestChecker(ix *Index) *RequestChecker {
-	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, memo: newSelectMemo()}
+	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, edited: map[[2]int32][]skeleton{}, memo: newSelectMemo()}
 }
 
 // CheckRequest is the request check at one leaf.
@@ -210,7 +213,9 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	active := c.ix.ActiveLeaf()
 	leaves := c.activeFirst(active)
 	c.several = c.checks(active) > 1
-	defer func() { c.several, c.kept, c.skeletons = false, 0, map[int][]skeleton{} }()
+	defer func() {
+		c.several, c.kept, c.skeletons, c.edited = false, 0, map[int][]skeleton{}, map[[2]int32][]skeleton{}
+	}()
 	var out []LeafRequest
 	for leaf := range leaves {
 		problems, err := c.Check(leaf)
@@ -298,11 +303,35 @@ func (c *RequestChecker) addsNothing(sel *Selection, k, i int) bool {
 // selectedSkeletons is the skeleton of the k-th selected entry's messages, as
 // the selection projects them.
 func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]skeleton, error) {
-	if c.ix.edited(sel, i) {
-		pe, err := c.ix.projectSelected(sel, k, i)
-		return skeletonsOf(pe.Messages), err
+	editor, edited := c.ix.editorOf(sel, i)
+	if !edited {
+		return c.unedited(i)
 	}
-	return c.unedited(i)
+	key := [2]int32{int32(i), int32(editor)}
+	if s, ok := c.edited[key]; ok {
+		return s, nil
+	}
+	pe, err := c.ix.projectSelected(sel, k, i)
+	if err != nil {
+		return nil, err
+	}
+	s := skeletonsOf(pe.Messages)
+	if cost := keptCost(s); c.several && c.kept+cost <= keptSkeletonBytes {
+		c.edited[key] = s
+		c.kept += cost
+	}
+	return s, nil
+}
+
+// editorOf is the context_edit entry whose replacement the selection gives
+// entry i, found without making i's id; edited is false when there is none.
+func (ix *Index) editorOf(s *Selection, i int) (editor int, edited bool) {
+	if len(s.editors) == 0 {
+		return None, false
+	}
+	var buf [packedIDLen]byte
+	editor, edited = s.editors[string(ix.ids.view(int32(i), &buf))]
+	return editor, edited
 }
 
 // checks is how many checks CheckEveryLeaf makes: one per leaf, and one
