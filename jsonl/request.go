@@ -164,6 +164,10 @@ type RequestChecker struct {
 	kept    int         // what skeletons holds costs about this many bytes
 	memo    *selectMemo // the compactions and context edits the selections read
 	one     [1]skeleton // the skeleton Index.skeletonOf read last
+	// walk is the walk of each check, its maps emptied and reused: grown
+	// again from nothing at each of many leaves, they cost a branched
+	// session 6% of validate.
+	walk requestWalk
 }
 
 // keptSkeletonBytes bounds what a RequestChecker keeps of the skeletons it
@@ -271,7 +275,7 @@ var summarySkeleton = skeleton{role: UserRole}
 // check replays the request of a selection, message by message, and
 // explains what the walk found.
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
-	w := &requestWalk{called: map[uint64]sentCall{}, answered: map[uint64]int{}}
+	w := c.walk.reset()
 	for k := range sel.count() {
 		i := sel.at(k)
 		w.cur = i
@@ -398,6 +402,18 @@ type requestWalk struct {
 	called   map[uint64]sentCall
 	problems []RequestProblem // their ToolCallID is left to explain
 	hashes   []uint64         // the hash of each problem's call id
+}
+
+// reset empties the walk for the next request, keeping its maps' room; the
+// problems found so far are left to the caller.
+func (w *requestWalk) reset() *requestWalk {
+	if w.called == nil {
+		w.called, w.answered = map[uint64]sentCall{}, map[uint64]int{}
+	}
+	clear(w.called)
+	clear(w.answered)
+	w.exchange, w.problems, w.hashes = w.exchange[:0], nil, nil
+	return w
 }
 
 // add takes one message of the request. Any assistant message, even one
