@@ -73,11 +73,13 @@ type Index struct {
 	parsed      []int32          // v1 only: parsed-line position → entry, for firstKeptEntryIndex
 	// scanned holds, by entry number, the request skeletons of messages a
 	// LoadIndexer's caller read whole (LoadIndexer.LineRead), so they are
-	// not read back; NoRole where there is none.
-	scanned []skeleton
-	ra      io.ReaderAt
-	mu      sync.Mutex // guards win, so entries can be decoded from several goroutines
-	win     window
+	// not read back; NoRole where there is none. Their calls are
+	// scannedCalls'.
+	scanned      []scannedSkeleton
+	scannedCalls []uint64
+	ra           io.ReaderAt
+	mu           sync.Mutex // guards win, so entries can be decoded from several goroutines
+	win          window
 }
 
 // BuildIndex reads src once and indexes it. Sources that cannot seek are spooled

@@ -26,12 +26,12 @@ func ConvertToLlm(msgs []Object) []Object {
 }
 
 func convertOne(m Object) (Object, bool) {
+	if _, ok := llmRole(m); !ok {
+		return Object{}, false
+	}
 	ts := m.Get("timestamp")
 	switch m.String("role") {
 	case RoleBashExecution:
-		if Truthy(m.Get("excludeFromContext")) {
-			return Object{}, false
-		}
 		return userMessage(TextContent(BashExecutionText(m)), ts), true
 	case RoleCustom:
 		content := m.Get("content")
@@ -43,10 +43,23 @@ func convertOne(m Object) (Object, bool) {
 		return userMessage(TextContent(BranchSummaryPrefix+jsString(m.Get("summary"))+BranchSummarySuffix), ts), true
 	case RoleCompactionSummary:
 		return userMessage(TextContent(CompactionSummaryPrefix+jsString(m.Get("summary"))+CompactionSummarySuffix), ts), true
-	case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
-		return m, true
 	}
-	return Object{}, false
+	return m, true
+}
+
+// llmRole is the role of the message ConvertToLlm makes of m, without
+// making it: the kinds it sends as user text are UserRole, the four the
+// model reads pass as they are; ok is false for a message it drops.
+func llmRole(m Object) (role Role, ok bool) {
+	switch m.String("role") {
+	case RoleBashExecution:
+		return UserRole, !Truthy(m.Get("excludeFromContext"))
+	case RoleCustom, RoleBranchSummary, RoleCompactionSummary:
+		return UserRole, true
+	case RoleSystem, RoleUser, RoleAssistant, RoleToolResult:
+		return RoleOf(m.Get("role")), true
+	}
+	return NoRole, false
 }
 
 func userMessage(content, ts RawMessage) Object {

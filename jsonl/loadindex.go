@@ -2,7 +2,9 @@ package jsonl
 
 import (
 	"io"
+	"math"
 	"slices"
+	"unsafe"
 )
 
 // LoadIndexer builds, from the lines of a caller's own scan, the index
@@ -19,13 +21,18 @@ type LoadIndexer struct {
 	// kept is what the skeletons kept from the caller's reads cost so far
 	// (see scannedSkeletonBytes).
 	kept int
+	room []uint64 // for the calls of the skeleton being read, which keepSkeleton copies
 }
 
 // scannedSkeletonBytes bounds the request skeletons a LoadIndexer keeps
 // from its caller's reads, so that the request check need not read those
 // messages back (Index.skeletonOf); past it, the check reads them as it
-// does for an index of its own scan. A 100 MB session's cost about 7 MB.
-const scannedSkeletonBytes = 16 << 20
+// does for an index of its own scan. A skeleton costs 16 bytes and 8 a
+// call: a 100 MB session's cost about 1.6 MB, a 1.5 GB one's 24 MB.
+const scannedSkeletonBytes = 32 << 20
+
+// scannedSkeletonSize is what one kept skeleton costs, its calls aside.
+const scannedSkeletonSize = int(unsafe.Sizeof(scannedSkeleton{}))
 
 // NewLoadIndexer starts the index of the session named name, whose text ra
 // holds, for input of about size bytes (0: unknown).
@@ -59,7 +66,9 @@ func (b *LoadIndexer) LineRead(l Line, r *Reader, at int) {
 	f := readFacts(l, r, at)
 	b.take(&f)
 	if n := f.node; !f.header && n.typ == TypeMessage && n.plain && (n.role == AssistantRole || n.role == ToolResultRole) {
-		b.keepSkeleton(int32(len(b.ix.nodes)-1), skeletonOfFields(n.role, &r.s.Msg))
+		sk := skeletonOfFields(n.role, &r.s.Msg, b.room)
+		b.room = sk.calls
+		b.keepSkeleton(int32(len(b.ix.nodes)-1), sk)
 	}
 }
 
@@ -68,20 +77,23 @@ func (b *LoadIndexer) LineRead(l Line, r *Reader, at int) {
 // scannedSkeletonBytes. They are kept by entry number, NoRole where there
 // is none: a map's hashing cost more than reading the messages back.
 func (b *LoadIndexer) keepSkeleton(i int32, sk skeleton) {
-	cost := sk.bytes() + int(i+1-int32(len(b.ix.scanned)))*skeletonSize
-	if b.kept+cost > scannedSkeletonBytes {
+	ix := b.ix
+	cost := 8*len(sk.calls) + int(i+1-int32(len(ix.scanned)))*scannedSkeletonSize
+	if b.kept+cost > scannedSkeletonBytes || len(sk.calls) > math.MaxUint16 {
 		return
 	}
 	b.kept += cost
-	if n := int(i) + 1; n > cap(b.ix.scanned) {
+	if n := int(i) + 1; n > cap(ix.scanned) {
 		// Room for as many as the index made room for, within the bound:
 		// appending one at a time copied the slice at every doubling.
-		b.ix.scanned = slices.Grow(b.ix.scanned, max(n, min(cap(b.ix.nodes), scannedSkeletonBytes/skeletonSize))-len(b.ix.scanned))
+		ix.scanned = slices.Grow(ix.scanned, max(n, min(cap(ix.nodes), scannedSkeletonBytes/scannedSkeletonSize))-len(ix.scanned))
 	}
-	for int32(len(b.ix.scanned)) < i {
-		b.ix.scanned = append(b.ix.scanned, skeleton{})
+	for int32(len(ix.scanned)) < i {
+		ix.scanned = append(ix.scanned, scannedSkeleton{})
 	}
-	b.ix.scanned = append(b.ix.scanned, sk)
+	ix.scanned = append(ix.scanned, scannedSkeleton{role: sk.role, failed: sk.failed,
+		n: uint16(len(sk.calls)), first: uint32(len(ix.scannedCalls)), callID: sk.callID})
+	ix.scannedCalls = append(ix.scannedCalls, sk.calls...)
 }
 
 // readFacts is the facts of line l from r's read of it (see LineRead).

@@ -52,7 +52,7 @@ func compareSkeletons(t *testing.T, path string, l Line, n node, r *Reader) {
 	if err != nil {
 		t.Fatalf("%s: line %d %q: the message of a line that parsed does not read: %v", path, l.Num, l.Bytes, err)
 	}
-	if got := skeletonOfFields(n.role, &r.s.Msg); !reflect.DeepEqual(got, want) {
+	if got := skeletonOfFields(n.role, &r.s.Msg, nil); !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: line %d %q: the read's fields give %+v, the message %+v", path, l.Num, l.Bytes, got, want)
 	}
 }

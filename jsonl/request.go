@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // The request check: the provider view at a leaf (what Pi sends, see
@@ -147,22 +148,35 @@ func (p RequestProblem) String() string {
 }
 
 // RequestChecker checks the requests at many leaves of one index, decoding
-// each entry at most once: it keeps, per entry, only the skeleton of its
-// messages that the check reads (roles, stop reasons, tool call ids).
+// each entry at most once (within keptSkeletonBytes): it keeps, per entry it
+// had to read, only the skeleton of its messages that the check reads
+// (roles, stop reasons, the hashes of tool call ids).
 type RequestChecker struct {
 	ix        *Index
-	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, while a later check reads them
-	// visits counts, per entry, the checks still to come that read its
-	// skeleton (CheckEveryLeaf); an entry read by one check only is never
-	// kept, so a linear session of millions of entries keeps nothing.
-	// nil: no check reads an entry twice, keep nothing.
-	visits []int32
-	memo   *selectMemo // the compactions and context edits the selections read
+	skeletons map[int][]skeleton // entry → its unedited llm messages, reduced, for the checks to come
+	// edited holds the skeletons of edited entries, by entry and the
+	// context edit whose replacement they take.
+	edited map[[2]int32][]skeleton
+	// several says that more than one check is to come (CheckEveryLeaf), so
+	// skeletons are kept: one check reads an entry once, and a linear
+	// session of millions of entries keeps nothing.
+	several bool
+	kept    int         // what skeletons holds costs about this many bytes
+	memo    *selectMemo // the compactions and context edits the selections read
+	one     [1]skeleton // the skeleton Index.skeletonOf read last
+	// walk is the walk of each check, its maps emptied and reused: grown
+	// again from nothing at each of many leaves, they cost a branched
+	// session 6% of validate.
+	walk requestWalk
 }
+
+// keptSkeletonBytes bounds what a RequestChecker keeps of the skeletons it
+// read; past it, they are read again at each check.
+const keptSkeletonBytes = 16 << 20
 
 // NewRequestChecker returns a checker of ix's requests.
 func NewRequestChecker(ix *Index) *RequestChecker {
-	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, memo: newSelectMemo()}
+	return &RequestChecker{ix: ix, skeletons: map[int][]skeleton{}, edited: map[[2]int32][]skeleton{}, memo: newSelectMemo()}
 }
 
 // CheckRequest is the request check at one leaf.
@@ -202,8 +216,10 @@ func (c *RequestChecker) CheckEveryLeaf() ([]LeafRequest, error) {
 	}
 	active := c.ix.ActiveLeaf()
 	leaves := c.activeFirst(active)
-	c.countVisits(leaves, active)
-	defer func() { c.visits, c.skeletons = nil, map[int][]skeleton{} }()
+	c.several = c.checks(active) > 1
+	defer func() {
+		c.several, c.kept, c.skeletons, c.edited = false, 0, map[int][]skeleton{}, map[[2]int32][]skeleton{}
+	}()
 	var out []LeafRequest
 	for leaf := range leaves {
 		problems, err := c.Check(leaf)
@@ -259,7 +275,7 @@ var summarySkeleton = skeleton{role: UserRole}
 // check replays the request of a selection, message by message, and
 // explains what the walk found.
 func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
-	w := &requestWalk{called: map[string]sentCall{}, answered: map[string]int{}}
+	w := c.walk.reset()
 	for k := range sel.count() {
 		i := sel.at(k)
 		w.cur = i
@@ -278,7 +294,7 @@ func (c *RequestChecker) check(sel *Selection) ([]RequestProblem, error) {
 			w.add(m)
 		}
 	}
-	return c.explain(sel, w.problems)
+	return c.explain(sel, w.problems, w.hashes)
 }
 
 // addsNothing reports whether the k-th selected entry, i, adds no message to
@@ -291,57 +307,80 @@ func (c *RequestChecker) addsNothing(sel *Selection, k, i int) bool {
 // selectedSkeletons is the skeleton of the k-th selected entry's messages, as
 // the selection projects them.
 func (c *RequestChecker) selectedSkeletons(sel *Selection, k, i int) ([]skeleton, error) {
-	if c.ix.edited(sel, i) {
-		pe, err := c.ix.projectSelected(sel, k, i)
-		return skeletonsOf(pe.Messages), err
+	editor, edited := c.ix.editorOf(sel, i)
+	if !edited {
+		return c.unedited(i)
 	}
-	return c.unedited(i)
-}
-
-// countVisits counts, when there are several checks (leaves, active the
-// first), how many of them read each entry's unedited skeleton.
-func (c *RequestChecker) countVisits(leaves iter.Seq[int], active int) {
-	hasChild := c.ix.hasChildBits()
-	checks := c.ix.countLeaves(hasChild)
-	if !c.ix.isLeaf(hasChild, active) {
-		checks++ // active is checked first whether or not it is a leaf
+	key := [2]int32{int32(i), int32(editor)}
+	if s, ok := c.edited[key]; ok {
+		return s, nil
 	}
-	if checks < 2 {
-		return // no entry is read by two checks
+	pe, err := c.ix.projectSelected(sel, k, i)
+	if err != nil {
+		return nil, err
 	}
-	c.visits = make([]int32, c.ix.Len())
-	for leaf := range leaves {
-		sel, err := c.ix.selectWith(leaf, c.memo)
-		if err != nil {
-			continue // the check meets the same error
-		}
-		for k := range sel.count() {
-			if i := sel.at(k); i != None && !c.addsNothing(sel, k, i) && !c.ix.edited(sel, i) {
-				c.visits[i]++
-			}
-		}
-	}
-}
-
-// unedited is the skeleton of entry i's own messages, no edit applied. It is
-// kept while a later check will read it again.
-func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
-	s, ok := c.skeletons[i]
-	if !ok {
-		var err error
-		if s, err = c.ix.skeletonOf(i); err != nil {
-			return nil, err
-		}
-	}
-	if c.visits == nil || c.visits[i] <= 1 {
-		delete(c.skeletons, i)
-	} else {
-		c.skeletons[i] = s
-	}
-	if c.visits != nil {
-		c.visits[i]--
+	s := skeletonsOf(pe.Messages)
+	if cost := keptCost(s); c.several && c.kept+cost <= keptSkeletonBytes {
+		c.edited[key] = s
+		c.kept += cost
 	}
 	return s, nil
+}
+
+// editorOf is the context_edit entry whose replacement the selection gives
+// entry i, found without making i's id; edited is false when there is none.
+func (ix *Index) editorOf(s *Selection, i int) (editor int, edited bool) {
+	if len(s.editors) == 0 {
+		return None, false
+	}
+	var buf [packedIDLen]byte
+	editor, edited = s.editors[string(ix.ids.view(int32(i), &buf))]
+	return editor, edited
+}
+
+// checks is how many checks CheckEveryLeaf makes: one per leaf, and one
+// at active if it is no leaf.
+func (c *RequestChecker) checks(active int) int {
+	hasChild := c.ix.hasChildBits()
+	n := c.ix.countLeaves(hasChild)
+	if !c.ix.isLeaf(hasChild, active) {
+		n++ // active is checked first whether or not it is a leaf
+	}
+	return n
+}
+
+// unedited is the skeleton of entry i's own messages, no edit applied. One
+// the index does not know (knownSkeleton) is kept when more checks are to
+// come, within keptSkeletonBytes: the leaves of a branched file share most
+// of their paths. (Counting, at every leaf, which entries a later check
+// would read again cost a second selection per leaf, and the index knows
+// most skeletons now.)
+func (c *RequestChecker) unedited(i int) ([]skeleton, error) {
+	if s, ok := c.ix.knownSkeleton(i, &c.one); ok {
+		return s, nil
+	}
+	if s, ok := c.skeletons[i]; ok {
+		return s, nil
+	}
+	s, err := c.ix.skeletonOf(i, &c.one)
+	if err != nil {
+		return nil, err
+	}
+	if cost := keptCost(s); c.several && c.kept+cost <= keptSkeletonBytes {
+		c.skeletons[i] = slices.Clone(s)
+		c.kept += cost
+	}
+	return s, nil
+}
+
+// keptCost is about what keeping skeletons s costs: the structs, their
+// calls and the map's entry.
+func keptCost(s []skeleton) int {
+	n := 64
+	for _, sk := range s {
+		n += int(unsafe.Sizeof(sk)) + 8*len(sk.calls)
+	}
+	return n
 }
 
 // sentCall is a tool call the request has sent.
@@ -357,11 +396,24 @@ type sentCall struct {
 // answer no call of the file, and the system messages it holds back touch
 // no exchange.
 type requestWalk struct {
-	cur      int // the entry whose message is being added
-	exchange []string
-	answered map[string]int // call id → first result entry, in the open exchange
-	called   map[string]sentCall
-	problems []RequestProblem
+	cur      int            // the entry whose message is being added
+	exchange []uint64       // the calls of the open exchange, by their hashes (callHash)
+	answered map[uint64]int // call → first result entry, in the open exchange
+	called   map[uint64]sentCall
+	problems []RequestProblem // their ToolCallID is left to explain
+	hashes   []uint64         // the hash of each problem's call id
+}
+
+// reset empties the walk for the next request, keeping its maps' room; the
+// problems found so far are left to the caller.
+func (w *requestWalk) reset() *requestWalk {
+	if w.called == nil {
+		w.called, w.answered = map[uint64]sentCall{}, map[uint64]int{}
+	}
+	clear(w.called)
+	clear(w.answered)
+	w.exchange, w.problems, w.hashes = w.exchange[:0], nil, nil
+	return w
 }
 
 // add takes one message of the request. Any assistant message, even one
@@ -398,9 +450,9 @@ func (w *requestWalk) closeExchange() {
 	clear(w.answered)
 }
 
-// result checks one tool result of the file.
-func (w *requestWalk) result(id string) {
-	p := RequestProblem{ToolCallID: id, Result: EntryRef{Entry: w.cur}, Call: noEntry, By: noEntry}
+// result checks one tool result of the file, the answer to call id.
+func (w *requestWalk) result(id uint64) {
+	p := RequestProblem{Result: EntryRef{Entry: w.cur}, Call: noEntry, By: noEntry}
 	sc, sent := w.called[id]
 	switch first, again := w.answered[id]; {
 	case !sent:
@@ -414,40 +466,48 @@ func (w *requestWalk) result(id string) {
 		return
 	}
 	w.problems = append(w.problems, p)
+	w.hashes = append(w.hashes, id)
 }
 
 // placeLateCall turns earlier CallAbsent problems for id into CallAfterResult
 // now that the call is sent.
-func (w *requestWalk) placeLateCall(id string) {
+func (w *requestWalk) placeLateCall(id uint64) {
 	for k := range w.problems {
-		if p := &w.problems[k]; p.Kind == CallAbsent && p.ToolCallID == id {
+		if p := &w.problems[k]; p.Kind == CallAbsent && w.hashes[k] == id {
 			p.Kind, p.Cause, p.Call = CallAfterResult, CauseOrder, EntryRef{Entry: w.cur}
 		}
 	}
 }
 
-// explain fills in the ids and lines of the problems' entries and, for calls
-// absent from the request, what removed them.
-func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem) ([]RequestProblem, error) {
+// explain fills in the call ids of the problems (hashes: the hash of
+// each one's), the ids and lines of their entries and, for calls absent
+// from the request, what removed them.
+func (c *RequestChecker) explain(sel *Selection, problems []RequestProblem, hashes []uint64) ([]RequestProblem, error) {
 	for k := range problems {
 		p := &problems[k]
 		if p.Kind == CallAbsent {
-			if err := c.findCause(sel, p); err != nil {
+			if err := c.findCause(sel, p, hashes[k]); err != nil {
 				return nil, err
 			}
 		}
+		id, err := c.ix.resultCallID(p.Result.Entry)
+		if err != nil {
+			return nil, err
+		}
+		p.ToolCallID = id
 		p.Result, p.Call, p.By = c.ix.EntryRef(p.Result.Entry), c.ix.EntryRef(p.Call.Entry), c.ix.EntryRef(p.By.Entry)
 	}
 	return problems, nil
 }
 
 // findCause looks on the path, back from the result, for the assistant
-// message that holds the call, and says why the request lost it.
-func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
+// message that holds the call (id its hash), and says why the request lost
+// it.
+func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem, id uint64) error {
 	p.Cause = CauseNotOnPath
 	for k := indexOf(sel.Path, p.Result.Entry) - 1; k >= 0; k-- {
 		i := int(sel.Path[k])
-		holds, failed, err := c.holdsCall(i, p.ToolCallID)
+		holds, failed, err := c.holdsCall(i, id)
 		if err != nil {
 			return err
 		}
@@ -461,8 +521,9 @@ func (c *RequestChecker) findCause(sel *Selection, p *RequestProblem) error {
 }
 
 // holdsCall reports whether entry i's own messages hold an assistant tool
-// call with id, and whether that message stopped with error or aborted.
-func (c *RequestChecker) holdsCall(i int, id string) (holds, failed bool, err error) {
+// call whose id hashes to id, and whether that message stopped with error
+// or aborted.
+func (c *RequestChecker) holdsCall(i int, id uint64) (holds, failed bool, err error) {
 	if c.ix.nodes[i].role != AssistantRole {
 		return false, false, nil
 	}
@@ -493,6 +554,21 @@ func (c *RequestChecker) lossOf(sel *Selection, i int, failed bool) (RequestCaus
 		return CauseFailedTurn, noEntry
 	}
 	return CauseNotOnPath, noEntry
+}
+
+// resultCallID is the toolCallId of tool result entry i, as the request
+// sends it: the check knows it by its hash only. An edit replaces a
+// result's content, never its toolCallId.
+func (ix *Index) resultCallID(i int) (string, error) {
+	e, err := ix.Decode(i)
+	if err != nil {
+		return "", err
+	}
+	msg, err := e.Message()
+	if err != nil {
+		return "", err
+	}
+	return msg.String("toolCallId"), nil
 }
 
 func indexOf(list []int32, x int) int {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -218,4 +219,52 @@ func describeProblems(problems []jsonl.RequestProblem, compaction string) []stri
 		out = append(out, p.String())
 	}
 	return out
+}
+
+// TestCheckEveryLeafAsEachAlone: CheckEveryLeaf, which keeps what it read
+// for the leaves to come (the skeletons of entries, edited or not), reports
+// at every leaf what a fresh checker reports there. The sessions are
+// brokenSession's with user messages branching off random entries, so that
+// many leaves share damaged paths, and pairs of branches that edit one
+// assistant message of their shared path differently.
+func TestCheckEveryLeafAsEachAlone(t *testing.T) {
+	for seed := range uint64(40) {
+		session := brokenSession(t, seed)
+		ix := indexBytes(t, session)
+		rng := rand.New(rand.NewPCG(seed, 29))
+		for k := range 6 {
+			parent := rng.IntN(ix.Len())
+			path, err := ix.Path(parent)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := ix.ID(path[rng.IntN(len(path))])
+			for j, rep := range []string{`null`, `{"content":[{"type":"text","text":"[edited]"}]}`, ``} {
+				head := ix.ID(parent)
+				if rep != "" {
+					session = fmt.Appendf(session, `{"type":"context_edit","id":"ed%03d%d","parentId":%q,"timestamp":"2026-06-02T00:00:00.000Z","targetId":%q,"replacement":%s}`+"\n", k, j, head, target, rep)
+					head = fmt.Sprintf("ed%03d%d", k, j)
+				}
+				session = fmt.Appendf(session, `{"type":"message","id":"br%03d%d","parentId":%q,"timestamp":"2026-06-02T00:00:00.000Z","message":{"role":"user","content":"again"}}`+"\n", k, j, head)
+			}
+		}
+		ix = indexBytes(t, session)
+		every, err := jsonl.NewRequestChecker(ix).CheckEveryLeaf()
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		got := map[int][]jsonl.RequestProblem{}
+		for _, lr := range every {
+			got[lr.Leaf] = lr.Problems
+		}
+		for _, leaf := range ix.Leaves() {
+			want, err := jsonl.NewRequestChecker(ix).Check(leaf)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if len(want)+len(got[leaf]) > 0 && !reflect.DeepEqual(got[leaf], want) {
+				t.Fatalf("seed %d, leaf %s: CheckEveryLeaf reports %v, a fresh check %v", seed, ix.ID(leaf), got[leaf], want)
+			}
+		}
+	}
 }

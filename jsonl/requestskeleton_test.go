@@ -85,3 +85,46 @@ func FuzzReadSkeleton(f *testing.F) {
 		}
 	})
 }
+
+// TestSkeletonsOfMatchConverted holds skeletonsOf, which reads the roles
+// ConvertToLlm would give without converting, to the skeletons of the
+// converted messages: every role it converts, drops or passes through.
+func TestSkeletonsOfMatchConverted(t *testing.T) {
+	var msgs []Object
+	for _, raw := range []string{
+		`{"role":"bashExecution","command":"ls","output":"a\nb","exitCode":0}`,
+		`{"role":"bashExecution","command":"ls","output":"","excludeFromContext":true}`,
+		`{"role":"bashExecution","command":"ls","excludeFromContext":0}`,
+		`{"role":"custom","customType":"x","content":"hi"}`,
+		`{"role":"branchSummary","summary":"s"}`,
+		`{"role":"compactionSummary","summary":"s"}`,
+		`{"role":"system","content":"sys"}`,
+		`{"role":"user","content":"u"}`,
+		`{"role":"\u0075ser","content":"u"}`,
+		`{"role":"hookMessage","content":"h"}`,
+		`{"role":7}`,
+		`{"content":"no role"}`,
+	} {
+		m, err := ParseObject([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+	}
+	for _, c := range skeletonCases {
+		m, err := ParseObject([]byte(c.msg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs, m)
+	}
+	for _, m := range msgs {
+		var want []skeleton
+		for _, llm := range ConvertToLlm([]Object{m}) {
+			want = append(want, skeletonOfMessage(llm, RoleOf(llm.Get("role"))))
+		}
+		if got := skeletonsOf([]Object{m}); len(got)+len(want) > 0 && !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: skeletonsOf gives %+v, the converted message %+v", m.AppendJSON(nil), got, want)
+		}
+	}
+}

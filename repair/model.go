@@ -140,6 +140,7 @@ type model struct {
 	results  sideTable[resultRec]
 	callers  sideTable[callsRec]
 	calls    []call // every assistant's tool calls, in file order
+	callBuf  []call // the scan's: room for the calls of the entry being read
 	// texts holds the tool texts (model.toolTexts) when the input cannot
 	// be read again.
 	texts   map[int][]toolText
@@ -320,7 +321,8 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 	e.header, e.typ = typeOf(f.Type)
 	e.id, e.hasID = jsonl.DecodeString(f.ID)
 	e.readRefs(f)
-	e.readMessage(f)
+	e.calls = m.callBuf[:0]
+	e.readMessage(f, m.ra == nil)
 	facts := jsonl.EntryFacts{Line: e.line, Offset: e.off, Type: e.typ, Role: e.role, ID: e.id, HasID: e.hasID,
 		Ref: e.ref, HasRef: e.hasRef, Parsed: parsed, NotNode: e.header}
 	facts.Parent, facts.ParentID = jsonl.ParentValueOf(f.ParentID)
@@ -332,6 +334,7 @@ func (m *model) addEntry(l jsonl.Line, k int, a *analysis, fs *findings) {
 		}
 	}
 	m.keep(&e)
+	m.callBuf = e.calls[:0]
 	m.feed(&facts)
 	checkContent(&e, f, fs)
 }
@@ -456,7 +459,7 @@ func (m *model) toolTexts(i int) []toolText {
 	}
 	var e entry
 	e.typ = jsonl.TypeMessage
-	e.readMessage(&a.segs[k].f)
+	e.readMessage(&a.segs[k].f, true)
 	return e.texts
 }
 
@@ -500,7 +503,11 @@ func (e *entry) readRefs(f *jsonl.Fields) {
 	}
 }
 
-func (e *entry) readMessage(f *jsonl.Fields) {
+// readMessage reads a message entry's role and tool calls or result from
+// its fields: their hashes, and with texts their texts too (hashed in
+// place, the texts cost the scan a string per id and name; issue 28).
+// e.calls, when not nil, is where the calls are appended.
+func (e *entry) readMessage(f *jsonl.Fields, texts bool) {
 	if e.typ != jsonl.TypeMessage {
 		return
 	}
@@ -509,20 +516,28 @@ func (e *entry) readMessage(f *jsonl.Fields) {
 	}
 	switch e.role {
 	case jsonl.ToolResultRole:
-		id, _ := jsonl.DecodeString(f.Msg.ToolCallID)
-		name, _ := jsonl.DecodeString(f.Msg.ToolName)
-		e.callHash, e.nameHash = maphash.String(idSeed, id), maphash.String(idSeed, name)
-		e.texts = []toolText{{id: id, name: name}}
+		e.callHash, e.nameHash = jsonl.HashText(idSeed, f.Msg.ToolCallID), jsonl.HashText(idSeed, f.Msg.ToolName)
+		if texts {
+			e.texts = []toolText{textsOf(f.Msg.ToolCallID, f.Msg.ToolName)}
+		}
 	case jsonl.AssistantRole:
 		stop, _ := jsonl.DecodeString(f.Msg.StopReason)
 		e.aborted = stop == "error" || stop == "aborted"
 		for _, c := range f.Msg.ToolCalls {
-			id, _ := jsonl.DecodeString(c.ID)
-			name, _ := jsonl.DecodeString(c.Name)
-			e.calls = append(e.calls, call{hash: maphash.String(idSeed, id), nameHash: maphash.String(idSeed, name)})
-			e.texts = append(e.texts, toolText{id: id, name: name})
+			e.calls = append(e.calls, call{hash: jsonl.HashText(idSeed, c.ID), nameHash: jsonl.HashText(idSeed, c.Name)})
+			if texts {
+				e.texts = append(e.texts, textsOf(c.ID, c.Name))
+			}
 		}
 	}
+}
+
+// textsOf is the toolText of the raw id and name of a call or result.
+func textsOf(id, name []byte) toolText {
+	t := toolText{}
+	t.id, _ = jsonl.DecodeString(id)
+	t.name, _ = jsonl.DecodeString(name)
+	return t
 }
 
 // same reports whether objects i and j have the same bytes: compared byte
