@@ -220,7 +220,7 @@ func (s *fileSearch) inTime() bool {
 // text searches one text of an entry.
 func (s *fileSearch) text(l jsonl.Line, t text) error {
 	f := &s.opts.Filter
-	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.tool != f.Tool) {
+	if (f.Roles != nil && !f.Roles[t.role]) || (f.Tool != "" && t.toolName() != f.Tool) {
 		return nil
 	}
 	if s.countsRaw(t.raw) {
@@ -300,7 +300,7 @@ func (s *fileSearch) match(l jsonl.Line, t text, start, end int) Match {
 	ts, _ := jsonl.DecodeString(s.fields.Timestamp)
 	lineStart := lastIndexByte(s.txt[:start], '\n') + 1
 	lineEnd := end + indexByteOr(s.txt[end:], '\n', len(s.txt)-end)
-	return Match{File: s.name, Line: l.Num, ID: id, Role: t.role, Kind: t.kind, Tool: t.tool, Timestamp: ts,
+	return Match{File: s.name, Line: l.Num, ID: id, Role: t.role, Kind: t.kind, Tool: t.toolName(), Timestamp: ts,
 		Before: clipLeft(s.txt[lineStart:start]), Text: clipMiddle(s.txt[start:end]), After: clipRight(s.txt[end:lineEnd])}
 }
 

@@ -16,10 +16,19 @@ const (
 )
 
 // text is one string of an entry that people or the model saw, still raw:
-// the JSON string literal, quotes included.
+// the JSON string literal, quotes included. tool is the raw literal of the
+// tool's name, decoded (toolName) only when a filter or a match reads it:
+// most texts are neither.
 type text struct {
-	role, kind, tool string
-	raw              []byte
+	role, kind string
+	tool, raw  []byte
+}
+
+// toolName is the name of the tool of a tool call's or result's text, ""
+// for any other.
+func (t *text) toolName() string {
+	name, _ := jsonl.DecodeString(t.tool)
+	return name
 }
 
 // entryTexts calls emit with each text of the entry whose line is line and
@@ -30,7 +39,7 @@ func entryTexts(r *jsonl.Reader, line []byte, f *jsonl.Fields, emit func(text) b
 	case jsonl.TypeMessage:
 		messageTexts(r, f, emit)
 	case jsonl.TypeCustomMessage:
-		contentTexts(r, jsonl.RoleCustom, KindText, "", f.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, nil, f.Content, emit)
 	case jsonl.TypeCompaction:
 		summaryText(jsonl.RoleCompactionSummary, line, emit)
 	case jsonl.TypeBranchSummary:
@@ -43,14 +52,13 @@ func messageTexts(r *jsonl.Reader, f *jsonl.Fields, emit func(text) bool) {
 	m := &f.Msg
 	switch role := jsonl.RoleOf(m.Role); role {
 	case jsonl.UserRole:
-		contentTexts(r, jsonl.RoleUser, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleUser, KindText, nil, m.Content, emit)
 	case jsonl.CustomRole, jsonl.HookMessageRole:
-		contentTexts(r, jsonl.RoleCustom, KindText, "", m.Content, emit)
+		contentTexts(r, jsonl.RoleCustom, KindText, nil, m.Content, emit)
 	case jsonl.AssistantRole:
 		assistantTexts(r, m.Content, emit)
 	case jsonl.ToolResultRole:
-		tool, _ := jsonl.DecodeString(m.ToolName)
-		contentTexts(r, jsonl.RoleToolResult, KindToolResult, tool, m.Content, emit)
+		contentTexts(r, jsonl.RoleToolResult, KindToolResult, m.ToolName, m.Content, emit)
 	case jsonl.BashExecutionRole:
 		objectTexts(f.Message, jsonl.RoleBashExecution, emit, [2]string{"command", KindCommand}, [2]string{"output", KindOutput})
 	case jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
@@ -60,12 +68,12 @@ func messageTexts(r *jsonl.Reader, f *jsonl.Fields, emit func(text) bool) {
 
 // contentTexts emits a content that is a string, or the text blocks of a
 // content array.
-func contentTexts(r *jsonl.Reader, role, kind, tool string, content []byte, emit func(text) bool) {
+func contentTexts(r *jsonl.Reader, role, kind string, tool, content []byte, emit func(text) bool) {
 	if len(content) > 0 && content[0] == '"' {
 		emit(text{role, kind, tool, content})
 		return
 	}
-	eachBlock(r, content, func(b *block) bool {
+	eachBlock(r, content, func(b block) bool {
 		return jsonl.BlockType(b.typ) != jsonl.BlockText || emit(text{role, kind, tool, b.text})
 	})
 }
@@ -74,18 +82,17 @@ func contentTexts(r *jsonl.Reader, role, kind, tool string, content []byte, emit
 // string value in its tool calls' arguments.
 func assistantTexts(r *jsonl.Reader, content []byte, emit func(text) bool) {
 	if len(content) == 0 || content[0] != '[' {
-		contentTexts(r, jsonl.RoleAssistant, KindText, "", content, emit)
+		contentTexts(r, jsonl.RoleAssistant, KindText, nil, content, emit)
 		return
 	}
-	eachBlock(r, content, func(b *block) bool {
+	eachBlock(r, content, func(b block) bool {
 		switch jsonl.BlockType(b.typ) {
 		case jsonl.BlockText:
-			return emit(text{jsonl.RoleAssistant, KindText, "", b.text})
+			return emit(text{jsonl.RoleAssistant, KindText, nil, b.text})
 		case jsonl.BlockThinking:
-			return emit(text{jsonl.RoleAssistant, KindThinking, "", b.thinking})
+			return emit(text{jsonl.RoleAssistant, KindThinking, nil, b.thinking})
 		case jsonl.BlockToolCall:
-			name, _ := jsonl.DecodeString(b.name)
-			return argumentTexts(r, name, b.arguments, emit)
+			return argumentTexts(r, b.name, b.arguments, emit)
 		}
 		return true
 	})
@@ -99,11 +106,12 @@ type block struct {
 
 // eachBlock calls fn with each content block (object) of the content array
 // content, of the line r read, each read in one walk, until fn returns
-// false.
-func eachBlock(r *jsonl.Reader, content []byte, fn func(b *block) bool) {
+// false. The block goes to fn by value: a pointer to it would escape to
+// fn, and the block would be allocated for every content array searched.
+func eachBlock(r *jsonl.Reader, content []byte, fn func(b block) bool) {
 	var b block
 	r.EachObject(content, b.keep, func() bool {
-		more := fn(&b)
+		more := fn(b)
 		b = block{}
 		return more
 	})
@@ -127,7 +135,7 @@ func (b *block) keep(key, val []byte) {
 
 // argumentTexts emits every string value (not key) of a tool call's
 // arguments, at any depth; it reports false when emit did.
-func argumentTexts(r *jsonl.Reader, tool string, args []byte, emit func(text) bool) bool {
+func argumentTexts(r *jsonl.Reader, tool, args []byte, emit func(text) bool) bool {
 	more := true
 	r.EachString(args, func(s []byte) bool {
 		more = emit(text{jsonl.RoleAssistant, KindToolCall, tool, s})
@@ -144,7 +152,7 @@ func objectTexts(raw []byte, role string, emit func(text) bool, keys ...[2]strin
 		return
 	}
 	for _, k := range keys {
-		if v := o.Get(k[0]); len(v) > 0 && v[0] == '"' && !emit(text{role, k[1], "", v}) {
+		if v := o.Get(k[0]); len(v) > 0 && v[0] == '"' && !emit(text{role, k[1], nil, v}) {
 			return
 		}
 	}
