@@ -128,6 +128,7 @@ func TestReaderWalksMatchEach(t *testing.T) {
 func FuzzReaderWalks(f *testing.F) {
 	f.Add([]byte(`{"a":[1,"x\"y",{"b\u0062":null}],"c":{}}`))
 	f.Add([]byte(`[[],{},"\\",-1.5e3]`))
+	f.Add([]byte(`{"message":{"role":"user","content":[{"t\u0065xt":"a","text":"b"},1,{},{"type":"toolCall","arguments":{"x":["y"]}}]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var r Reader
 		i := SkipSpace(b, 0)

@@ -34,6 +34,10 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 		})
 		return
 	}
+	if r.ls.content.at == at {
+		r.eachRecorded(member, done)
+		return
+	}
 	p := r.walker()
 	b := p.b
 	for i := skipSpace(b, at+1); b[i] != ']'; { // at an element: the value parsed
@@ -45,6 +49,22 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 		}
 		if i = skipSpace(b, p.i); b[i] == ',' {
 			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// eachRecorded is EachObject over the content array Read recorded as it
+// parsed it.
+func (r *Reader) eachRecorded(member func(key, val []byte), done func() bool) {
+	rec, b := &r.ls.content, r.text
+	from := 0
+	for _, end := range rec.ends {
+		for _, m := range rec.members[from:end] {
+			key := unescapedKey(b[m.key:m.keyEnd])
+			member(key[1:len(key)-1], b[m.val:m.valEnd])
+		}
+		if from = end; !done() {
+			return
 		}
 	}
 }
