@@ -69,6 +69,13 @@ func readerWalksAgree(t *testing.T, r *Reader, raw []byte) {
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("%s: Reader's strings %q, the walker's %q", raw, got, want)
 	}
+	want, got = nil, nil
+	if EachMember(raw, func(k string, v []byte) bool { want = append(want, k, string(v)); return true }) == nil {
+		r.EachMember(raw, func(k, v []byte) bool { got = append(got, string(k), string(v)); return true })
+		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+			t.Fatalf("%s: Reader's members %q, EachMember's %q", raw, got, want)
+		}
+	}
 	var inner [][]byte // the values in raw, one level down
 	want, got = nil, nil
 	isArray := EachElement(raw, func(e []byte) bool {

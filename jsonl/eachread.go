@@ -53,6 +53,20 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 	}
 }
 
+// EachMember walks the members of an object in the value Read parsed
+// last by its string map, calling fn with each key (as JSON.parse reads
+// it) and its raw value until fn returns false, as EachMember does; any
+// other raw is walked by EachMember.
+func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
+	at, ok := r.parsed(raw)
+	if !ok || raw[0] != '{' {
+		EachMember(raw, func(key string, val []byte) bool { return fn([]byte(key), val) })
+		return
+	}
+	p := r.walker()
+	p.walkMembers(at, fn)
+}
+
 // eachRecorded is EachObject over the content array Read recorded as it
 // parsed it.
 func (r *Reader) eachRecorded(member func(key, val []byte), done func() bool) {
