@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestEachElementMatchesParseArray: the walk yields the elements ParseArray
@@ -70,7 +71,8 @@ func readerWalksAgree(t *testing.T, r *Reader, raw []byte) {
 		t.Fatalf("%s: Reader's strings %q, the walker's %q", raw, got, want)
 	}
 	want, got = nil, nil
-	if EachMember(raw, func(k string, v []byte) bool { want = append(want, k, string(v)); return true }) == nil {
+	// a key of invalid UTF-8 is given as written, where EachMember decodes it
+	if EachMember(raw, func(k string, v []byte) bool { want = append(want, k, string(v)); return true }) == nil && utf8.Valid(raw) {
 		r.EachMember(raw, func(k, v []byte) bool { got = append(got, string(k), string(v)); return true })
 		if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 			t.Fatalf("%s: Reader's members %q, EachMember's %q", raw, got, want)
@@ -87,7 +89,7 @@ func readerWalksAgree(t *testing.T, r *Reader, raw []byte) {
 	}) == nil
 	EachMember(raw, func(_ string, v []byte) bool { inner = append(inner, v); return true })
 	r.EachObject(raw, func(k, v []byte) { got = append(got, string(k), string(v)) }, func() bool { got = append(got, "}"); return true })
-	if isArray && fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+	if isArray && utf8.Valid(raw) && fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Fatalf("%s: Reader's objects %q, EachElement and EachMember %q", raw, got, want)
 	}
 	for _, v := range inner {

@@ -22,7 +22,8 @@ func (r *Reader) parsed(raw []byte) (int, bool) {
 
 // EachObject walks the objects of an array in the value Read parsed last,
 // such as a message's content blocks, in one walk of each: member gets the
-// members of one object as EachMember gives them, then done is called,
+// members of one object as EachMember gives them (but a key of invalid
+// UTF-8 as written, not decoded), then done is called,
 // which returns false to stop. Elements that are not objects are stepped
 // over. Any other raw is walked by EachElement and EachMember.
 func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func() bool) {
@@ -54,9 +55,10 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 }
 
 // EachMember walks the members of an object in the value Read parsed
-// last by its string map, calling fn with each key (as JSON.parse reads
-// it) and its raw value until fn returns false, as EachMember does; any
-// other raw is walked by EachMember.
+// last by its string map, calling fn with each key (its escapes undone, as
+// JSON.parse reads it, but invalid UTF-8 left as written) and its raw
+// value until fn returns false, as EachMember does; any other raw is
+// walked by EachMember.
 func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
 	at, ok := r.parsed(raw)
 	if !ok || raw[0] != '{' {
