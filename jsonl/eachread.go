@@ -22,7 +22,8 @@ func (r *Reader) parsed(raw []byte) (int, bool) {
 
 // EachObject walks the objects of an array in the value Read parsed last,
 // such as a message's content blocks, in one walk of each: member gets the
-// members of one object as EachMember gives them, then done is called,
+// members of one object as EachMember gives them (but a key of invalid
+// UTF-8 as written, not decoded), then done is called,
 // which returns false to stop. Elements that are not objects are stepped
 // over. Any other raw is walked by EachElement and EachMember.
 func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func() bool) {
@@ -32,6 +33,10 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 			isObject := EachMember(elem, func(key string, val []byte) bool { member([]byte(key), val); return true }) == nil
 			return !isObject || done()
 		})
+		return
+	}
+	if r.ls.content.at == at {
+		r.eachRecorded(member, done)
 		return
 	}
 	p := r.walker()
@@ -45,6 +50,37 @@ func (r *Reader) EachObject(raw []byte, member func(key, val []byte), done func(
 		}
 		if i = skipSpace(b, p.i); b[i] == ',' {
 			i = skipSpace(b, i+1)
+		}
+	}
+}
+
+// EachMember walks the members of an object in the value Read parsed
+// last by its string map, calling fn with each key (its escapes undone, as
+// JSON.parse reads it, but invalid UTF-8 left as written) and its raw
+// value until fn returns false, as EachMember does; any other raw is
+// walked by EachMember.
+func (r *Reader) EachMember(raw []byte, fn func(key, val []byte) bool) {
+	at, ok := r.parsed(raw)
+	if !ok || raw[0] != '{' {
+		EachMember(raw, func(key string, val []byte) bool { return fn([]byte(key), val) })
+		return
+	}
+	p := r.walker()
+	p.walkMembers(at, fn)
+}
+
+// eachRecorded is EachObject over the content array Read recorded as it
+// parsed it.
+func (r *Reader) eachRecorded(member func(key, val []byte), done func() bool) {
+	rec, b := &r.ls.content, r.text
+	from := 0
+	for _, end := range rec.ends {
+		for _, m := range rec.members[from:end] {
+			key := unescapedKey(b[m.key:m.keyEnd])
+			member(key[1:len(key)-1], b[m.val:m.valEnd])
+		}
+		if from = end; !done() {
+			return
 		}
 	}
 }

@@ -143,7 +143,9 @@ type Reader struct {
 func (r *Reader) Read(b []byte, i int, f *Fields) Syntax {
 	text := b[i:]
 	r.s = skim{}
+	r.ls.recording, r.ls.content.at = true, -1
 	res := r.ls.read(text, &r.s)
+	r.ls.recording = false
 	r.text, r.end = text, 0
 	if res.OK() {
 		r.end = res.End
@@ -185,6 +187,11 @@ func (r *Reader) ReadFirst(b []byte, i int, f *Fields) Syntax {
 type lineSkimmer struct {
 	strings stringMap
 	closers []byte
+
+	// recording is set while a Reader parses: the blocks of the message's
+	// content array are then noted in content as they are validated.
+	recording bool
+	content   contentRecord
 
 	// For lines skimmed in place (skimIn): the buffer holding them, and the
 	// part of it the string map covers.
@@ -432,6 +439,10 @@ func (p *skimmer) field(s *skim, m *MessageFields, key []byte, start int) int {
 			return -1
 		}
 		end++
+	case m != nil && p.ls.recording && b[start] == '[' && string(key) == `"content"`:
+		if end = p.contentArray(start); end < 0 {
+			return -1
+		}
 	case s != nil && b[start] == '{' && string(key) == `"message"`:
 		p.i = start
 		s.Msg = MessageFields{} // a repeated "message": JSON.parse keeps only the last
@@ -457,6 +468,92 @@ func (p *skimmer) field(s *skim, m *MessageFields, key []byte, start int) int {
 		}
 	}
 	return end
+}
+
+// contentRecord is what a Reader's parse noted of a message's content
+// array, so that Reader.EachObject need not walk it again: the members of
+// its objects, in order, as offsets into the text parsed.
+type contentRecord struct {
+	at      int          // where the array starts; -1: nothing is recorded
+	members []memberSpan // the members of the array's objects, in order
+	ends    []int        // for each object, where its members end in members
+}
+
+// memberSpan is one member of an object: its key, quotes included, and its
+// raw value, as offsets into the text parsed.
+type memberSpan struct{ key, keyEnd, val, valEnd int }
+
+// contentArray reads the array at b[start], a message's content, exactly as
+// value would, and records the members of the objects in it; it returns
+// where the array ends, or -1 (the error noted).
+func (p *skimmer) contentArray(start int) int {
+	b, rec := p.b, &p.ls.content
+	rec.at, rec.members, rec.ends = -1, rec.members[:0], rec.ends[:0]
+	i := skipSpace(b, start+1)
+	if i < len(b) && b[i] == ']' {
+		rec.at = start
+		return i + 1
+	}
+	for {
+		if i < len(b) && b[i] == '{' {
+			i = p.recordMembers(i)
+		} else if p.i = i; p.value() {
+			i = p.i
+		} else {
+			i = -1
+		}
+		if i < 0 {
+			return -1
+		}
+		if i = skipSpace(b, i); i >= len(b) || (b[i] != ']' && b[i] != ',') {
+			p.fail(i)
+			return -1
+		}
+		if b[i] == ']' {
+			rec.at = start
+			return i + 1
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// recordMembers reads the object at b[i] as value would, recording its
+// members, and returns where it ends, or -1 (the error noted).
+func (p *skimmer) recordMembers(i int) int {
+	b, rec := p.b, &p.ls.content
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == '}' {
+		rec.ends = append(rec.ends, len(rec.members))
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			p.fail(i)
+			return -1
+		}
+		key, q := i, closingQuote(p.delims, i)
+		if q < 0 {
+			p.fail(len(b))
+			return -1
+		}
+		if i = skipSpace(b, q+1); i >= len(b) || b[i] != ':' {
+			p.fail(i)
+			return -1
+		}
+		val := skipSpace(b, i+1)
+		if p.i = val; !p.value() {
+			return -1
+		}
+		rec.members = append(rec.members, memberSpan{key, q + 1, val, p.i})
+		if i = skipSpace(b, p.i); i >= len(b) || (b[i] != '}' && b[i] != ',') {
+			p.fail(i)
+			return -1
+		}
+		if b[i] == '}' {
+			rec.ends = append(rec.ends, len(rec.members))
+			return i + 1
+		}
+		i = skipSpace(b, i+1)
+	}
 }
 
 // keep keeps the value of a top-level key the index reads, and says whether

@@ -119,7 +119,9 @@ func FuzzSkimMatchesValid(f *testing.F) {
 func FuzzReaderMatchesValid(f *testing.F) {
 	for _, s := range []string{`{"type":"x","id":"1"}{"type":"y"}`,
 		`{"message":{"role":"assistant","content":[{"type":"text","text":"toolCall"},{"type":"toolCall","id":"a","name":"n","arguments":{"x":[1]}},` +
-			`[{"type":"toolCall"}],7,{},{"type":"toolC\u0061ll","id":"b","id":"c","n\u0061me":{"k":2}}]}}`, `junk {"a":"b\"c"} {"d":`, `"\u00e9" 1`, `[1,2]x`, `{"a":"\q"}`, "{\"a\":\"\xff\"}"} {
+			`[{"type":"toolCall"}],7,{},{"type":"toolC\u0061ll","id":"b","id":"c","n\u0061me":{"k":2}}]}}`, `junk {"a":"b\"c"} {"d":`, `"\u00e9" 1`, `[1,2]x`, `{"a":"\q"}`, "{\"a\":\"\xff\"}",
+		`{"message":{"content":[{"a":1,}]}}`, `{"message":{"content":[{"a" 1}]}}`, `{"message":{"content":[1,]}}`, `{"message":{"content":[{"a":1} 2]}}`,
+		`{"message":{"content":[{"a":1}`, `{"message":{"content":[ ] ,"content":[{ } , {"b":[]}]}}`} {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, at uint8) {

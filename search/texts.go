@@ -41,9 +41,9 @@ func entryTexts(r *jsonl.Reader, line []byte, f *jsonl.Fields, emit func(text) b
 	case jsonl.TypeCustomMessage:
 		contentTexts(r, jsonl.RoleCustom, KindText, nil, f.Content, emit)
 	case jsonl.TypeCompaction:
-		summaryText(jsonl.RoleCompactionSummary, line, emit)
+		summaryText(r, jsonl.RoleCompactionSummary, line, emit)
 	case jsonl.TypeBranchSummary:
-		summaryText(jsonl.RoleBranchSummary, line, emit)
+		summaryText(r, jsonl.RoleBranchSummary, line, emit)
 	}
 }
 
@@ -60,9 +60,9 @@ func messageTexts(r *jsonl.Reader, f *jsonl.Fields, emit func(text) bool) {
 	case jsonl.ToolResultRole:
 		contentTexts(r, jsonl.RoleToolResult, KindToolResult, m.ToolName, m.Content, emit)
 	case jsonl.BashExecutionRole:
-		objectTexts(f.Message, jsonl.RoleBashExecution, emit, [2]string{"command", KindCommand}, [2]string{"output", KindOutput})
+		objectTexts(r, f.Message, jsonl.RoleBashExecution, emit, [2]string{"command", KindCommand}, [2]string{"output", KindOutput})
 	case jsonl.BranchSummaryRole, jsonl.CompactionSummaryRole:
-		objectTexts(f.Message, role.String(), emit, [2]string{"summary", KindSummary})
+		objectTexts(r, f.Message, role.String(), emit, [2]string{"summary", KindSummary})
 	}
 }
 
@@ -144,21 +144,27 @@ func argumentTexts(r *jsonl.Reader, tool, args []byte, emit func(text) bool) boo
 	return more
 }
 
-// objectTexts emits the string values of the given keys of a JSON object,
-// each pair a key and the kind of its text.
-func objectTexts(raw []byte, role string, emit func(text) bool, keys ...[2]string) {
-	o, err := jsonl.ParseObject(raw)
-	if err != nil {
-		return
-	}
-	for _, k := range keys {
-		if v := o.Get(k[0]); len(v) > 0 && v[0] == '"' && !emit(text{role, k[1], nil, v}) {
+// objectTexts emits the string values of the given keys (one or two) of a
+// JSON object of the line r read, each pair a key and the kind of its
+// text; a repeated key's last value counts, as in JSON.parse.
+func objectTexts(r *jsonl.Reader, raw []byte, role string, emit func(text) bool, keys ...[2]string) {
+	var vals [2][]byte
+	r.EachMember(raw, func(key, val []byte) bool {
+		for n, k := range keys {
+			if string(key) == k[0] {
+				vals[n] = val
+			}
+		}
+		return true
+	})
+	for n, k := range keys {
+		if v := vals[n]; len(v) > 0 && v[0] == '"' && !emit(text{role, k[1], nil, v}) {
 			return
 		}
 	}
 }
 
 // summaryText emits the "summary" of a compaction or branch summary entry.
-func summaryText(role string, line []byte, emit func(text) bool) {
-	objectTexts(line, role, emit, [2]string{"summary", KindSummary})
+func summaryText(r *jsonl.Reader, role string, line []byte, emit func(text) bool) {
+	objectTexts(r, line, role, emit, [2]string{"summary", KindSummary})
 }
