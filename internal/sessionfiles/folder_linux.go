@@ -3,6 +3,7 @@ package sessionfiles
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,9 @@ func (f *folder) parse(b []byte, out []entry) ([]entry, error) {
 		path := string(buf) // the name is its end, as in newEntry
 		e := entry{path: path, name: path[dir:]}
 		var err error
-		if e.mode, err = f.typeOf(rec[direntType], e.name); err != nil {
+		if e.mode, err = f.typeOf(rec[direntType], e.name); errors.Is(err, fs.ErrNotExist) {
+			continue // gone since the listing: os.ReadDir passes over it too
+		} else if err != nil {
 			return nil, err
 		}
 		out = append(out, e)
