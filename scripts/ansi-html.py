@@ -2,7 +2,7 @@
 """ansi-html: turn a terminal screen captured with `tmux capture-pane -e -p`
 (text with SGR colour sequences) into an HTML page drawn as that terminal
 showed it, for a screenshot by headless chromium. Knows the SGR codes pitool
-and glamour write: reset, bold, dim, italic, the 8+8 colours and 256 colours.
+writes: reset, bold, dim, italic, the 8+8 colours and 256 colours.
 
     scripts/ansi-html.py COLS < screen.ansi > screen.html
 """
