@@ -314,6 +314,25 @@ func skipNested(dec *json.Decoder, open json.Delim) bool {
 	return true
 }
 
+// FileHeader is SessionHeader of the file name, opened without waiting
+// and checked through its descriptor: a FIFO, device or socket (one swapped
+// in since a folder was searched, or a process substitution, which only its
+// one reader may consume) has no header here, nor does standard input.
+func FileHeader(name string) (Header, bool) {
+	if name == StdinName {
+		return Header{}, false
+	}
+	f, info, err := openFile(name)
+	if err != nil {
+		return Header{}, false
+	}
+	defer f.Close()
+	if !info.Mode().IsRegular() {
+		return Header{}, false
+	}
+	return SessionHeader(name, f)
+}
+
 // SessionHeader reads the start of r (plain, gzip or zstd; at most
 // SniffBytes of it, decompressed) and returns the session header its first
 // line that is not blank holds, and whether that line is one: what makes a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -203,6 +204,34 @@ func TestSessionHeader(t *testing.T) {
 		h, ok := jsonl.SessionHeader(name, strings.NewReader(c.in))
 		if ok != c.want || (ok && (h.ID != "s1" || h.ParentSession != "/a/b.jsonl")) {
 			t.Errorf("%s: SessionHeader = %+v, %v; want %v", name, h, ok, c.want)
+		}
+	}
+}
+
+// TestFileHeader: a regular file's header is read, compressed too; a FIFO
+// (nothing writes to it: an open that waited would hang the test), a
+// folder, a missing file and standard input have none.
+func TestFileHeader(t *testing.T) {
+	dir := t.TempDir()
+	head := `{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}` + "\n"
+	var zs bytes.Buffer
+	zw, _ := zstd.NewWriter(&zs)
+	zw.Write([]byte(head))
+	zw.Close()
+	plain, packed, fifo := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl.zst"), filepath.Join(dir, "c.jsonl")
+	os.WriteFile(plain, []byte(head+"{}\n"), 0o600)
+	os.WriteFile(packed, zs.Bytes(), 0o600)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{plain, packed} {
+		if h, ok := jsonl.FileHeader(name); !ok || h.ID != "s1" || h.Timestamp != "2026-01-01T00:00:00.000Z" {
+			t.Errorf("FileHeader(%s) = %+v, %v; want the header", name, h, ok)
+		}
+	}
+	for _, name := range []string{fifo, dir, filepath.Join(dir, "missing.jsonl"), jsonl.StdinName} {
+		if h, ok := jsonl.FileHeader(name); ok {
+			t.Errorf("FileHeader(%s) = %+v; want none", name, h)
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package search
 
 import (
-	"os"
-	"syscall"
-
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -21,7 +18,7 @@ func relatives(files []string, index map[string]int) [][]int {
 		if j, ok := index[f]; !ok || j != i {
 			continue
 		}
-		h, ok := fileHeader(f)
+		h, ok := jsonl.FileHeader(f)
 		if !ok {
 			continue
 		}
@@ -89,20 +86,4 @@ func (g *groups) list() [][]int {
 		}
 	}
 	return out
-}
-
-// fileHeader reads the session header at the start of the file name,
-// without waiting on a file that is not a regular one (a FIFO, a device, a
-// process substitution): such a file has no header here, and is read once,
-// by the search itself.
-func fileHeader(name string) (jsonl.Header, bool) {
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return jsonl.Header{}, false
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return jsonl.Header{}, false
-	}
-	return jsonl.SessionHeader(name, f)
 }

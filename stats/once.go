@@ -26,19 +26,12 @@ package stats
 // merge two.
 
 import (
-	"bufio"
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/binary"
 	"hash/maphash"
-	"io"
-	"os"
 	"sort"
-	"syscall"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/pitool/pitool/internal/parallel"
 	"github.com/pitool/pitool/jsonl"
 )
@@ -237,63 +230,13 @@ func firstOrder(files []string) []string {
 	return out
 }
 
-// headerTime reads the timestamp of a file's session header from the first
-// jsonl.SniffLines lines that are not blank, within jsonl.SniffBytes of its
-// decompressed start (gzip and zstd as jsonl.Open detects them, without
-// inflating the rest). Standard input is not read (it can be read only once).
+// headerTime is the timestamp of a file's session header
+// (jsonl.FileHeader: standard input, which can be read only once, and a file
+// that is not a regular one are not read).
 func headerTime(name string) (time.Time, bool) {
-	if name == "-" {
+	h, ok := jsonl.FileHeader(name)
+	if !ok {
 		return time.Time{}, false
 	}
-	// opened without waiting and checked through the descriptor: a FIFO
-	// swapped in after the folder search is never read
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return time.Time{}, false
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return time.Time{}, false
-	}
-	var r io.Reader = bufio.NewReader(f)
-	magic, _ := r.(*bufio.Reader).Peek(4)
-	switch {
-	case bytes.HasPrefix(magic, []byte{0x1f, 0x8b}):
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return time.Time{}, false
-		}
-		r = zr
-	case bytes.HasPrefix(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}):
-		zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
-		if err != nil {
-			return time.Time{}, false
-		}
-		defer zr.Close()
-		r = zr
-	}
-	sc := bufio.NewScanner(io.LimitReader(r, jsonl.SniffBytes))
-	sc.Buffer(make([]byte, 0, 4096), jsonl.SniffBytes)
-	for lines := 0; lines < jsonl.SniffLines && sc.Scan(); {
-		line := sc.Bytes()
-		if len(trimSpace(line)) == 0 {
-			continue
-		}
-		lines++
-		var h jsonl.Header
-		if jsonl.Unmarshal(line, &h) == nil && h.Type == "session" {
-			return jsonl.ParseTimestamp(h.Timestamp)
-		}
-	}
-	return time.Time{}, false
-}
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && jsonl.IsSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && jsonl.IsSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
+	return jsonl.ParseTimestamp(h.Timestamp)
 }
