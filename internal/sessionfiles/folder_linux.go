@@ -26,15 +26,13 @@ var (
 )
 
 // list returns the folder's entries sorted by name, as os.ReadDir does,
-// read through its handle into buf (kept for the next folder) rather than
-// an allocation per entry.
-func (f *folder) list(buf *[]byte) ([]entry, error) {
-	if *buf == nil {
-		*buf = make([]byte, direntBuf)
-	}
-	var out []entry
+// read through its handle into l's buffers (kept for the next folder), with
+// the paths of all of them in one string rather than an allocation per
+// entry.
+func (f *folder) list(l *dirents) ([]entry, error) {
+	l.reset(f.path)
 	for {
-		n, err := unix.Getdents(f.fd, *buf)
+		n, err := unix.Getdents(f.fd, l.buf)
 		if err == unix.EINTR {
 			continue
 		}
@@ -44,26 +42,48 @@ func (f *folder) list(buf *[]byte) ([]entry, error) {
 		if n <= 0 {
 			break
 		}
-		if out, err = f.parse((*buf)[:n], out); err != nil {
+		if err := l.parse(l.buf[:n], f.path); err != nil {
 			return nil, err
 		}
+	}
+	out, err := f.entries(l)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.name, b.name) })
 	return out, nil
 }
 
-// parse appends the entries of the dirent records in b to out.
-func (f *folder) parse(b []byte, out []entry) ([]entry, error) {
-	// each entry's path is made in buf, then copied once into its string
-	buf := append(make([]byte, 0, 512), f.path...)
-	if !strings.HasSuffix(f.path, string(filepath.Separator)) {
-		buf = append(buf, filepath.Separator)
+// dirents are the buffers a folder is read into, kept from folder to
+// folder: its dirent records (buf), and of each entry, the path (prefix and
+// its name, one after another in paths), its end in ends and its dirent
+// type in types.
+type dirents struct {
+	buf    []byte
+	prefix []byte // the folder's path and a separator
+	paths  []byte
+	ends   []int
+	types  []uint8
+}
+
+// reset empties l for folder path.
+func (l *dirents) reset(path string) {
+	if l.buf == nil {
+		l.buf = make([]byte, direntBuf)
 	}
-	dir := len(buf)
+	l.prefix = append(l.prefix[:0], path...)
+	if !strings.HasSuffix(path, string(filepath.Separator)) {
+		l.prefix = append(l.prefix, filepath.Separator)
+	}
+	l.paths, l.ends, l.types = l.paths[:0], l.ends[:0], l.types[:0]
+}
+
+// parse adds the dirent records in b, read from folder path.
+func (l *dirents) parse(b []byte, path string) error {
 	for len(b) > int(direntName) {
 		reclen := int(binary.NativeEndian.Uint16(b[direntReclen:]))
 		if reclen <= int(direntName) || reclen > len(b) {
-			return nil, &fs.PathError{Op: "readdirent", Path: f.path, Err: unix.EINVAL}
+			return &fs.PathError{Op: "readdirent", Path: path, Err: unix.EINVAL}
 		}
 		rec := b[:reclen]
 		b = b[reclen:]
@@ -74,12 +94,27 @@ func (f *folder) parse(b []byte, out []entry) ([]entry, error) {
 		if binary.NativeEndian.Uint64(rec[direntIno:]) == 0 || string(name) == "." || string(name) == ".." {
 			continue
 		}
-		buf = append(buf[:dir], name...)
-		path := string(buf) // the name is its end, as in newEntry
-		e := entry{path: path, name: path[dir:]}
+		l.paths = append(append(l.paths, l.prefix...), name...)
+		l.ends = append(l.ends, len(l.paths))
+		l.types = append(l.types, rec[direntType])
+	}
+	return nil
+}
+
+// entries makes the entries of the records l, their paths slices of one
+// string; an entry gone since the listing (asked for its type) is passed
+// over, as os.ReadDir does.
+func (f *folder) entries(l *dirents) ([]entry, error) {
+	paths := string(l.paths)
+	out := make([]entry, 0, len(l.ends))
+	start := 0
+	for i, end := range l.ends {
+		path := paths[start:end]
+		start = end
+		e := entry{path: path, name: path[len(l.prefix):]}
 		var err error
-		if e.mode, err = f.typeOf(rec[direntType], e.name); errors.Is(err, fs.ErrNotExist) {
-			continue // gone since the listing: os.ReadDir passes over it too
+		if e.mode, err = f.typeOf(l.types[i], e.name); errors.Is(err, fs.ErrNotExist) {
+			continue
 		} else if err != nil {
 			return nil, err
 		}

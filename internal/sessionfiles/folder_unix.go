@@ -118,3 +118,42 @@ func (s *statInfo) Mode() fs.FileMode {
 	}
 	return m
 }
+
+// statEach stats, through the folder's handle, each regular file of
+// entries whose name matches, into one allocation for the folder: it
+// returns the entries with those gone since the listing dropped, and per
+// entry its stat or nil. The first other failure ends it: at is that
+// entry's index (else -1), err the failure.
+func (f *folder) statEach(entries []entry, match func(string) bool) (kept []entry, infos []fs.FileInfo, at int, err error) {
+	n := 0
+	for _, d := range entries {
+		if d.mode.IsRegular() && match(d.name) {
+			n++
+		}
+	}
+	if n == 0 {
+		return entries, nil, -1, nil
+	}
+	stats := make([]statInfo, n)
+	infos = make([]fs.FileInfo, len(entries))
+	kept = entries[:0]
+	for j, d := range entries {
+		if !d.mode.IsRegular() || !match(d.name) {
+			kept = append(kept, d)
+			continue
+		}
+		info := &stats[0]
+		stats = stats[1:]
+		info.name = d.name
+		switch err := unix.Fstatat(f.fd, d.name, &info.st, 0); {
+		case err == unix.ENOENT:
+			continue // gone since the listing, as a file gone before it
+		case err != nil:
+			at = len(kept)
+			return append(kept, entries[j:]...), infos, at, &fs.PathError{Op: "stat", Path: d.path, Err: err}
+		}
+		infos[len(kept)] = info
+		kept = append(kept, d)
+	}
+	return kept, infos[:len(kept)], -1, nil
+}

@@ -10,7 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/pitool/pitool/internal/safefile"
@@ -137,7 +137,8 @@ type walker struct {
 	links     []link // symlinks met, to follow after the direct tree
 	match     Match
 	out       []File
-	buf       []byte // a folder's entries are read into it (folder.list)
+	buf       dirents  // a folder is read into it (folder.list)
+	readers   *readers // read subfolders ahead of the search (ahead.go)
 }
 
 // link is a symlink met in a folder at depth.
@@ -175,6 +176,13 @@ func readDir(path string) ([]entry, error) {
 }
 
 func walk(root string, m Match) ([]File, error) {
+	r := startReaders(m)
+	defer r.stop()
+	return walkWith(root, m, r)
+}
+
+// walkWith is walk with the readers r (nil: none).
+func walkWith(root string, m Match, r *readers) ([]File, error) {
 	real, err := realPath(root)
 	if err != nil {
 		return nil, err
@@ -186,7 +194,7 @@ func walk(root string, m Match) ([]File, error) {
 			return nil, err
 		}
 	}
-	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m}
+	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m, readers: r}
 	if err := w.dir(filepath.Clean(root), false, 0); err != nil {
 		return nil, err
 	}
@@ -198,7 +206,11 @@ func walk(root string, m Match) ([]File, error) {
 			return nil, err
 		}
 	}
-	sort.Slice(w.out, func(i, j int) bool { return w.out[i].Path < w.out[j].Path })
+	// a tree whose names hold no byte below '/' is found in order already
+	byPath := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(w.out, byPath) {
+		slices.SortFunc(w.out, byPath)
+	}
 	return w.out, nil
 }
 
@@ -221,7 +233,7 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 	if err != nil {
 		return err
 	}
-	return w.search(f, outside, depth)
+	return w.search(read(f, w.match, &w.buf), outside, depth)
 }
 
 // subdir searches the folder parent lists as d, at depth: opened through
@@ -229,56 +241,44 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 // a link since the listing is not searched as if it lay in the tree; it is
 // followed as a link, after the direct tree, as any other.
 func (w *walker) subdir(parent *folder, d entry, outside bool, depth int) error {
-	path := d.path
-	if depth > MaxDepth {
-		return fmt.Errorf("%s: folders nested more than %d deep (a symlink loop?)", path, MaxDepth)
-	}
-	f, err := parent.openChild(d)
-	if errors.Is(err, errIsLink) {
-		w.links = append(w.links, link{path, d.name, depth - 1})
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	return w.search(f, outside, depth)
+	return w.enter(d, readSub(&subfolder{parent: parent, d: d, depth: depth}, w.match, &w.buf), outside, depth)
 }
 
-// search lists open folder f, then closes it.
-func (w *walker) search(f *folder, outside bool, depth int) error {
-	defer f.close()
-	key, ok, err := f.key()
-	if err != nil {
-		return err
+// search searches the folder l lists, then closes it.
+func (w *walker) search(l *listing, outside bool, depth int) error {
+	defer l.close()
+	if l.err != nil {
+		return l.err
 	}
-	if ok {
-		if w.dirs[key] {
+	if l.keyed {
+		if w.dirs[l.key] {
 			return nil
 		}
-		w.dirs[key] = true
+		w.dirs[l.key] = true
 	}
-	entries, err := f.list(&w.buf)
-	if err != nil {
-		return err
+	if l.listErr != nil {
+		return l.listErr
 	}
-	for _, d := range entries {
-		if err := w.entry(f, d, outside, depth); err != nil {
+	subs := w.subfoldersOf(l, depth+1)
+	defer subs.drop()
+	for i := range l.entries {
+		if err := w.entry(l, i, subs, outside, depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry handles one entry of folder f; a symlink is kept for later.
-func (w *walker) entry(f *folder, d entry, outside bool, depth int) error {
-	path := d.path
+// entry handles entry i of listing l; a symlink is kept for later.
+func (w *walker) entry(l *listing, i int, subs *subfolders, outside bool, depth int) error {
+	d := l.entries[i]
 	switch {
 	case d.mode&fs.ModeSymlink != 0:
-		w.links = append(w.links, link{path, d.name, depth})
+		w.links = append(w.links, link{d.path, d.name, depth})
 	case d.mode.IsDir():
-		return w.subdir(f, d, outside, depth+1)
+		return w.enter(d, w.take(subs), outside, depth+1)
 	default:
-		return w.leaf(path, d.name, d.mode, outside, f)
+		return w.leaf(d.path, d.name, d.mode, outside, l, i)
 	}
 	return nil
 }
@@ -294,12 +294,12 @@ func childPath(dir, name string) string {
 
 // leaf lists a file the search matches: a regular file by its name or, with
 // a Sniff, its content; anything else that carries a matching name as
-// Special, never opened. f is the folder it was found in, nil for a file
+// Special, never opened. It is entry i of listing l, or with l nil a file
 // reached through a symlink (stat'ed by its path).
-func (w *walker) leaf(path, name string, mode os.FileMode, outside bool, f *folder) error {
+func (w *walker) leaf(path, name string, mode os.FileMode, outside bool, l *listing, i int) error {
 	switch {
 	case mode.IsRegular() && (w.match.Name(name) || w.match.Sniff != nil && w.match.Sniff(path)):
-		return w.file(path, name, outside, f)
+		return w.file(path, outside, l, i)
 	case !mode.IsRegular() && w.match.Name(name):
 		w.out = append(w.out, File{Path: path, Outside: outside, Special: jsonl.SpecialKind(mode)})
 	}
@@ -317,7 +317,7 @@ func (w *walker) follow(l link) error {
 		return err
 	}
 	if mode := info.Mode().Type(); !mode.IsDir() {
-		return w.leaf(l.path, l.name, mode, outside, nil)
+		return w.leaf(l.path, l.name, mode, outside, nil, 0)
 	}
 	return w.dir(l.path, outside, l.depth+1)
 }
@@ -351,14 +351,14 @@ func realPath(path string) (string, error) {
 }
 
 // file lists a session file once, preferring a path inside the root; with
-// EveryPath, under every path, without a stat to know it again. f is the
-// folder it is name in, nil to stat it by its path.
-func (w *walker) file(path, name string, outside bool, f *folder) error {
+// EveryPath, under every path, without a stat to know it again. It is
+// entry i of listing l, or with l nil stat'ed by its path.
+func (w *walker) file(path string, outside bool, l *listing, i int) error {
 	if w.match.EveryPath {
 		w.out = append(w.out, File{Path: path, Outside: outside})
 		return nil
 	}
-	info, err := w.stat(path, name, f)
+	info, err := w.stat(path, l, i)
 	if err != nil {
 		return err
 	}
@@ -392,12 +392,13 @@ func (w *walker) indexFiles() {
 	}
 }
 
-// stat stats a file found, through folder f when it has one.
-func (w *walker) stat(path, name string, f *folder) (fs.FileInfo, error) {
-	if f == nil {
+// stat is the stat of a file found: entry i of listing l, or with l nil
+// stat'ed by its path.
+func (w *walker) stat(path string, l *listing, i int) (fs.FileInfo, error) {
+	if l == nil {
 		return statPath(path)
 	}
-	return f.stat(name)
+	return l.stat(i)
 }
 
 // AgentDir returns Pi's agent folder: $PI_CODING_AGENT_DIR, or ~/.pi/agent.
