@@ -241,7 +241,8 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	}
 	if separated {
 		rep.separated = true
-		rep.workers = runSeparated(ctx, e, run, func() { bar.Add(1) }, add)
+		// the results wait in the report's own slice until added to it
+		rep.workers = runSeparated(ctx, e, run, rep.files[:len(run.targets)], func() { bar.Add(1) }, add)
 	} else {
 		parallel.InOrder(ctx, len(run.targets), run.jobs, func(i int) fileReport {
 			return nightlyFile(ctx, run, run.targets[i])
@@ -301,9 +302,16 @@ func nightlyFile(ctx context.Context, run *nightlyRun, t target) fileReport {
 
 // stillDecided reports whether what a file's bytes decided last time is still
 // the decision now: the steps that depend on the time (live, archive) would
-// not act on it, and no interrupted archive of it is left.
-func stillDecided(run *nightlyRun, t target, s nightstate.Stamp, now time.Time) bool {
-	idle := now.Sub(time.Unix(0, s.MtimeNs))
+// not act on it, and no interrupted archive of it is left. It reads the
+// clock only when the time the walk began does not decide: a file idle
+// long enough then is now, and without --archive-after nothing else
+// depends on the time (a clock read per file remembered: issue 28).
+func stillDecided(run *nightlyRun, t target, s nightstate.Stamp) bool {
+	mtime := time.Unix(0, s.MtimeNs)
+	idle := run.walked.Sub(mtime) // at most the idle time now
+	if idle < t.idle || run.archiveAfter > 0 {
+		idle = time.Since(mtime)
+	}
 	if idle < t.idle || (run.archiveAfter > 0 && idle >= run.archiveAfter && strings.HasSuffix(t.path, ".jsonl")) {
 		return false
 	}

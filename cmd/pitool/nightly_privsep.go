@@ -159,13 +159,15 @@ type workerGroup struct {
 // each one comes). Files of a worker that was running when the run was
 // interrupted and that it did not report are "interrupted"; files of workers
 // not started are not reported (the summary counts them as not started).
-func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), add func(fileReport)) []workerReport {
-	results, got := make([]fileReport, len(run.targets)), make([]bool, len(run.targets))
+// The results wait in results (one per target), which add may append to:
+// the i-th is read before it is added, after those before it.
+func runSeparated(ctx context.Context, e *env, run *nightlyRun, results []fileReport, arrived func(), add func(fileReport)) []workerReport {
+	got := make([]bool, len(run.targets))
 	set := func(i int, r fileReport) {
 		results[i], got[i] = r, true
 		arrived()
 	}
-	stamps := make([]stamped, len(run.targets))
+	var stamps []stamped // made for the first file worked on in full
 	groups := map[uint32]*workerGroup{}
 	var order []uint32
 	var rootIdx []int
@@ -182,6 +184,9 @@ func runSeparated(ctx context.Context, e *env, run *nightlyRun, arrived func(), 
 				run.state.Keep(prev)
 				set(i, rememberedReport(prev, t.path))
 				continue
+			}
+			if stamps == nil {
+				stamps = make([]stamped, len(run.targets))
 			}
 			stamps[i] = s
 		}

@@ -75,7 +75,7 @@ func (run *nightlyRun) remembered(t target) (prev nightstate.Entry, s stamped, o
 		return prev, s, false
 	}
 	prev, ok = run.state.Remembered(t.path, s.stamp)
-	return prev, s, ok && stillDecided(run, t, s.stamp, time.Now())
+	return prev, s, ok && stillDecided(run, t, s.stamp)
 }
 
 // interruptedArchive reports whether t, a X.jsonl, has X.jsonl.zst beside

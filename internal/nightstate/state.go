@@ -122,7 +122,11 @@ type State struct {
 	prev   []Entry
 	cursor int
 	index  map[string]int
-	next   []Entry
+	// what this run keeps for the next: the entries of prev it keeps as
+	// they are (kept[i]), marked rather than copied (a tenth of the memory
+	// a second run over 10,000 files touched: issue 28), and the others
+	kept []bool
+	next []Entry
 }
 
 // Open reads the state file at path. A missing or unreadable state file, or
@@ -141,7 +145,7 @@ func Open(path, settings string) (*State, error) {
 	default:
 		st.loaded = true
 		st.prev = prev.Files
-		st.next = make([]Entry, 0, len(prev.Files))
+		st.kept = make([]bool, len(prev.Files))
 	}
 	return st, nil
 }
@@ -215,8 +219,32 @@ func (st *State) Keep(e Entry) {
 		return
 	}
 	st.mu.Lock()
+	defer st.mu.Unlock()
+	if i := st.find(e.File); i >= 0 && st.prev[i] == e {
+		st.kept[i] = true
+		return
+	}
 	st.next = append(st.next, e)
-	st.mu.Unlock()
+}
+
+// find is lookup looking first at the entry found last (Remembered, then
+// Keep); st.mu is held.
+func (st *State) find(path string) int {
+	if c := st.cursor - 1; c >= 0 && c < len(st.prev) && st.prev[c].File == path {
+		return c
+	}
+	return st.lookup(path)
+}
+
+// entries are the entries this run keeps, in no order.
+func (st *State) entries() []Entry {
+	out := slices.Clip(st.next)
+	for i, k := range st.kept {
+		if k {
+			out = append(out, st.prev[i])
+		}
+	}
+	return out
 }
 
 // Save writes the state of this run through the write protocol, unless it
@@ -224,11 +252,15 @@ func (st *State) Keep(e Entry) {
 // writes nothing) or the run has nothing to remember and found no state
 // file (none is as good as an empty one).
 func (st *State) Save() error {
-	if st == nil || st.unchanged() || len(st.next) == 0 && !st.existed {
+	if st == nil || st.unchanged() {
 		return nil
 	}
-	slices.SortFunc(st.next, func(a, b Entry) int { return strings.Compare(a.File, b.File) })
-	sf := file{Version: version, Settings: st.settings, Files: st.next}
+	files := st.entries()
+	if len(files) == 0 && !st.existed {
+		return nil
+	}
+	slices.SortFunc(files, func(a, b Entry) int { return strings.Compare(a.File, b.File) })
+	sf := file{Version: version, Settings: st.settings, Files: files}
 	data := encode(make([]byte, 0, 128*(len(sf.Files)+1)), &sf)
 	return safefile.WriteFile(st.path, safefile.Options{}, func(w io.Writer) error {
 		_, err := w.Write(data)
@@ -237,18 +269,9 @@ func (st *State) Save() error {
 }
 
 // unchanged reports whether this run recorded exactly what the state file
-// holds (in any order): the same files with the same entries.
+// holds: every entry of it as it was, and nothing else.
 func (st *State) unchanged() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !st.loaded || len(st.next) != len(st.prev) {
-		return false
-	}
-	st.cursor = 0
-	for _, e := range st.next {
-		if i := st.lookup(e.File); i < 0 || st.prev[i] != e {
-			return false
-		}
-	}
-	return true
+	return st.loaded && len(st.next) == 0 && !slices.Contains(st.kept, false)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // Width of the bar in cells, and the shortest interval between redraws.
@@ -31,14 +33,7 @@ type Bar struct {
 // IsTerminal reports whether w is a character device (a terminal). A writer
 // with an Unwrap() io.Writer method (pitool's stderr) is the writer it wraps.
 func IsTerminal(w io.Writer) bool {
-	for {
-		u, ok := w.(interface{ Unwrap() io.Writer })
-		if !ok {
-			break
-		}
-		w = u.Unwrap()
-	}
-	f, ok := w.(*os.File)
+	f, ok := unwrap(w).(*os.File)
 	if !ok {
 		return false
 	}
@@ -46,9 +41,29 @@ func IsTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
-// New returns a bar over total items drawn on w, or nil when w is not a terminal.
+// unwrap is the writer w wraps (Unwrap() io.Writer), or w.
+func unwrap(w io.Writer) io.Writer {
+	for {
+		u, ok := w.(interface{ Unwrap() io.Writer })
+		if !ok {
+			return w
+		}
+		w = u.Unwrap()
+	}
+}
+
+// shows reports whether w is a terminal that shows a bar: not merely a
+// character device, as /dev/null is (a bar drawn there for a run's output
+// thrown away read the clock per item: issue 28).
+func shows(w io.Writer) bool {
+	f, ok := unwrap(w).(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// New returns a bar over total items drawn on w, or nil when w is not a
+// terminal that shows it.
 func New(w io.Writer, total int, label string) *Bar {
-	if !IsTerminal(w) || total <= 0 {
+	if !shows(w) || total <= 0 {
 		return nil
 	}
 	return &Bar{w: w, label: label, total: total, start: time.Now()}

@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -22,5 +23,18 @@ func TestLine(t *testing.T) {
 	b.Add(2)
 	if got := buf.String(); !strings.Contains(got, "compact [===============               ] 2/4") {
 		t.Fatalf("line %q", got)
+	}
+}
+
+// TestDevNullDrawsNothing: /dev/null is a character device, not a terminal
+// that shows a bar.
+func TestDevNullDrawsNothing(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if b := New(f, 10, "nightly"); b != nil {
+		t.Fatalf("a bar on %s: %v", os.DevNull, b)
 	}
 }
