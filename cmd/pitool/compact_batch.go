@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"time"
 
 	"github.com/pitool/pitool/internal/runner"
@@ -24,23 +25,25 @@ type target struct {
 // command line get idle 0 and files found in folders defaultIdle, unless
 // --min-idle was given (set).
 func batchTargets(paths []string, sh shard, minIdle time.Duration, set bool) ([]target, error) {
-	found, err := runner.Expand(paths, runner.ExpandOptions{Roots: true})
+	var out []target
+	err := runner.ExpandEach(paths, runner.ExpandOptions{}, func(root string, files []sessionfiles.File, _ error) {
+		out = slices.Grow(out, len(files))
+		for _, f := range files {
+			if sh.n > 1 && !sh.takes(shardKey(f.Path)) { // one shard takes every file
+				continue
+			}
+			idle := defaultFolderIdle
+			if f.Named {
+				idle = 0
+			}
+			if set {
+				idle = minIdle
+			}
+			out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: root, special: f.NotRegular(), info: f.Info})
+		}
+	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]target, 0, len(found))
-	for _, f := range found {
-		if !sh.takes(shardKey(f.Path)) {
-			continue
-		}
-		idle := defaultFolderIdle
-		if f.Named {
-			idle = 0
-		}
-		if set {
-			idle = minIdle
-		}
-		out = append(out, target{path: f.Path, idle: idle, named: f.Named, outside: f.Outside, root: f.Root, special: f.Special(), info: f.Info})
 	}
 	return out, nil
 }
