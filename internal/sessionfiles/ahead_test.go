@@ -4,6 +4,7 @@ package sessionfiles
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -88,5 +89,40 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReadAheadSwappedFolderIsALink: a subfolder a reader opens that is a
+// symlink by then (listed as a folder, swapped meanwhile) is not searched
+// as part of the tree: it joins the links, and what it leads to outside
+// the root is marked Outside.
+func TestReadAheadSwappedFolderIsALink(t *testing.T) {
+	root, elsewhere := t.TempDir(), t.TempDir()
+	touch(t, filepath.Join(elsewhere, "x.jsonl"))
+	must(t, os.Symlink(elsewhere, filepath.Join(root, "sub")))
+	real, err := realPath(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Match{Name: IsSessionName}
+	r := startReadersN(m, 2)
+	defer r.stop()
+	w := &walker{realRoot: real, dirs: map[fileKey]bool{}, files: map[fileKey]int{}, match: m, readers: r}
+	f, err := openFolder(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := &listing{f: f, entries: []entry{newEntry(f.path, "sub", fs.ModeDir)}, statAt: -1}
+	if err := w.search(listed, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.out) != 0 || len(w.links) != 1 {
+		t.Fatalf("the swapped folder was searched in the tree: out %+v, links %+v", w.out, w.links)
+	}
+	if err := w.follow(w.links[0]); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.out) != 1 || !w.out[0].Outside {
+		t.Errorf("followed as a link: %+v, want x.jsonl marked Outside", w.out)
 	}
 }
