@@ -177,16 +177,28 @@ func (w *walker) take(s *subfolders) *listing {
 	sub := s.list[s.next]
 	s.next++
 	w.offer(s)
-	return w.await(sub)
-}
-
-// await returns sub's listing: read now unless a reader began it.
-func (w *walker) await(sub *subfolder) *listing {
 	if sub.taken.CompareAndSwap(false, true) {
 		return readSub(sub, w.match, &w.buf)
 	}
+	w.help(s, sub)
 	<-sub.done
 	return sub.l
+}
+
+// help reads the subfolders offered after sub that no reader has begun,
+// while a reader reads sub, rather than wait for it.
+func (w *walker) help(s *subfolders, sub *subfolder) {
+	for _, next := range s.list[s.next:s.offered] {
+		select {
+		case <-sub.done:
+			return
+		default:
+		}
+		if next.taken.CompareAndSwap(false, true) {
+			next.l = readSub(next, w.match, &w.buf)
+			close(next.done)
+		}
+	}
 }
 
 // drop closes the folders read ahead that the search did not take (it
