@@ -41,6 +41,9 @@ type nightlyRun struct {
 	walked       time.Time         // when the walk began: before its stat of each file
 	found        map[string]bool   // the archives the walk found in folders; with a state only
 	fullWork     sync.Once         // the first file worked on in full sets the collector's target
+	// stateAhead waits for the state file read beside the walk; nil when
+	// none was begun (readStateAhead)
+	stateAhead func() (*nightstate.State, error)
 }
 
 // cleanFolderOnce removes the stale temporary files of dir (see
@@ -158,6 +161,7 @@ func newNightlyRun(e *env, o *nightlyOptions, dirs []string) (*nightlyRun, error
 		run.dirs = append(run.dirs, dir)
 	}
 	run.dir = run.dirs[0]
+	run.readStateAhead()
 	run.walked = time.Now()
 	if run.targets, err = batchTargets(run.dirs, o.shard, o.minIdle, true); err != nil {
 		return nil, err
@@ -179,6 +183,10 @@ func reportIsFile(report string) bool {
 	info, err := os.Stat(report)
 	return errors.Is(err, fs.ErrNotExist) || err == nil && info.Mode().IsRegular()
 }
+
+// separatedRun reports whether nightly runs as root and works on the users'
+// files as them (runSeparated).
+func separatedRun() bool { return os.Geteuid() == 0 && privsepChild == "" }
 
 // reportIsRoots refuses, to nightly run as root, a report file (and so its
 // state file) that another user controls: the root process writes them
@@ -214,14 +222,14 @@ func runNightly(ctx context.Context, e *env, run *nightlyRun) error {
 	if run.worker {
 		return runNightlyWorker(ctx, e, run)
 	}
-	separated := os.Geteuid() == 0 && privsepChild == ""
+	separated := separatedRun()
 	if separated && reportIsFile(run.report) {
 		if err := reportIsRoots(run.report); err != nil {
 			return err
 		}
 	}
 	if !run.dryRun && reportIsFile(run.report) {
-		run.state = openState(e, run.report+nightstate.Suffix, stateSettings(run))
+		run.state = openState(e, run)
 		run.found = foundArchives(run.targets)
 	}
 	rep := &nightlyReport{dir: run.dir, dirs: run.dirs, started: time.Now(), dryRun: run.dryRun, planned: len(run.targets),

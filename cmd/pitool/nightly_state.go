@@ -19,13 +19,46 @@ func stateSettings(run *nightlyRun) string {
 }
 
 // openState reads the state file next to the report; one it cannot use
-// gives an empty state, and the run says why on stderr.
-func openState(e *env, path, settings string) *nightstate.State {
-	st, err := nightstate.Open(path, settings)
+// gives an empty state, and the run says why on stderr. It takes the
+// reading begun while the walk ran (readStateAhead) when there is one.
+func openState(e *env, run *nightlyRun) *nightstate.State {
+	read := run.stateAhead
+	if read == nil {
+		read = run.readState
+	}
+	st, err := read()
 	if err != nil {
 		e.infof("nightly: %v; every file is worked on in full", err)
 	}
 	return st
+}
+
+func (run *nightlyRun) readState() (*nightstate.State, error) {
+	return nightstate.Open(run.report+nightstate.Suffix, stateSettings(run))
+}
+
+// readStateAhead begins reading the state file on another goroutine, to
+// run beside the walk, when runNightly will read it: a report file that
+// is not a dry run's, and, run as root, one only root controls (else
+// runNightly refuses it before anything is read). Read after the walk, it
+// was 3 ms of a second run's 50 on one core (issue 28).
+func (run *nightlyRun) readStateAhead() {
+	if run.dryRun || !reportIsFile(run.report) || separatedRun() && reportIsRoots(run.report) != nil {
+		return
+	}
+	type result struct {
+		st  *nightstate.State
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		st, err := run.readState()
+		done <- result{st, err}
+	}()
+	run.stateAhead = func() (*nightstate.State, error) {
+		r := <-done
+		return r.st, r.err
+	}
 }
 
 // record remembers r for the next run when it is a result that the file's
