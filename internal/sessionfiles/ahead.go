@@ -33,7 +33,7 @@ type listing struct {
 	statErr error
 }
 
-// read lists open folder f (at path) and stats the files the search will
+// read identifies and lists open folder f, and stats the files the search will
 // stat; a file gone since the listing is dropped from it.
 func read(f *folder, m Match, buf *dirents) *listing {
 	l := &listing{f: f, statAt: -1}
@@ -213,8 +213,11 @@ func (s *subfolders) drop() {
 	}
 }
 
-// enter searches the folder sub's listing l is of; a subfolder that is a
-// symlink now joins the links, followed after the direct tree.
+// enter searches the subfolder d at depth, l its listing: read through
+// its parent's handle without following a symlink (readSub), so that a
+// folder swapped for a link since the parent's listing is not searched as
+// if it lay in the tree; it joins the links, followed after the direct
+// tree as any other.
 func (w *walker) enter(d entry, l *listing, outside bool, depth int) error {
 	if errors.Is(l.err, errIsLink) {
 		w.links = append(w.links, link{d.path, d.name, depth - 1})

@@ -240,14 +240,6 @@ func (w *walker) dir(path string, outside bool, depth int) error {
 	return w.search(read(f, w.match, &w.buf), outside, depth)
 }
 
-// subdir searches the folder parent lists as d, at depth: opened through
-// parent's handle without following a symlink, so that a folder swapped for
-// a link since the listing is not searched as if it lay in the tree; it is
-// followed as a link, after the direct tree, as any other.
-func (w *walker) subdir(parent *folder, d entry, outside bool, depth int) error {
-	return w.enter(d, readSub(&subfolder{parent: parent, d: d, depth: depth}, w.match, &w.buf), outside, depth)
-}
-
 // search searches the folder l lists, then closes it.
 func (w *walker) search(l *listing, outside bool, depth int) error {
 	defer l.close()

@@ -87,7 +87,8 @@ func TestSwappedFolderIsFollowedAsALink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.close()
-	if err := w.subdir(f, newEntry(f.path, "sub", fs.ModeDir), false, 1); err != nil {
+	d := newEntry(f.path, "sub", fs.ModeDir)
+	if err := w.enter(d, readSub(&subfolder{parent: f, d: d, depth: 1}, w.match, &w.buf), false, 1); err != nil {
 		t.Fatal(err)
 	}
 	if len(w.out) != 0 || len(w.links) != 1 {
