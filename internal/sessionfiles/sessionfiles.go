@@ -80,7 +80,9 @@ func ExpandEveryPath(paths []string) ([]File, error) {
 // Match says which files a folder search lists. Name matches a file by its
 // name; Sniff, when set, also lists a regular file whose name does not match
 // but whose content does. Neither is asked to open anything but a regular
-// file, so a FIFO never blocks a search.
+// file, so a FIFO never blocks a search. Name is called from the goroutines
+// that read folders ahead of the search (ahead.go), Sniff from the search's
+// alone.
 type Match struct {
 	Name  func(name string) bool
 	Sniff func(path string) bool
