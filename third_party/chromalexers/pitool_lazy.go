@@ -21,10 +21,11 @@ var (
 	mu sync.Mutex
 	// filled is set once Registry has registered every lexer.
 	filled bool
-	// pending are the lexers Register was given before the registry was
-	// filled: the Go-coded lexers of this package, in package initialisation
-	// order, registered after the XML ones as upstream registers them.
-	pending []chroma.Lexer
+	// pending build the lexers Register and registerLazily were given
+	// before the registry was filled: the Go-coded lexers of this package,
+	// in package initialisation order, registered after the XML ones as
+	// upstream registers them.
+	pending []func() chroma.Lexer
 	// fillOnce fills the registry on the first lookup.
 	fillOnce sync.Once
 )
@@ -50,8 +51,8 @@ func fill() {
 	for _, path := range paths {
 		registry.Register(chroma.MustNewXMLLexer(embedded, path))
 	}
-	for _, lexer := range pending {
-		registry.Register(lexer)
+	for _, build := range pending {
+		registry.Register(build())
 	}
 	pending, filled = nil, true
 	setDNSAnalyser()
@@ -63,12 +64,32 @@ func fill() {
 // pending, so that it comes after the XML lexers; afterwards it is
 // registered at once, as upstream does.
 func register(lexer chroma.Lexer) chroma.Lexer {
+	lexer.SetRegistry(registry)
+	if !pend(func() chroma.Lexer { return lexer }) {
+		registry.Register(lexer)
+	}
+	return lexer
+}
+
+// registerLazily is Register for the lexers upstream builds at start from
+// an XML configuration or with keyword maps: build runs when the registry
+// is filled, once, and the function returned gives its lexer.
+func registerLazily(build func() chroma.Lexer) func() chroma.Lexer {
+	lexer := sync.OnceValue(build)
+	if !pend(lexer) {
+		registry.Register(lexer())
+	}
+	return lexer
+}
+
+// pend keeps build for the fill and reports true, or reports false when
+// the registry is filled already.
+func pend(build func() chroma.Lexer) bool {
 	mu.Lock()
 	defer mu.Unlock()
-	if !filled {
-		lexer.SetRegistry(registry)
-		pending = append(pending, lexer)
-		return lexer
+	if filled {
+		return false
 	}
-	return registry.Register(lexer)
+	pending = append(pending, build)
+	return true
 }

@@ -73,6 +73,39 @@ func TestAnalyseAsUpstream(t *testing.T) {
 	}
 }
 
+// TestLexesAsUpstream: the lexers built during the fill, those that hand
+// text to others included, lex as upstream's.
+func TestLexesAsUpstream(t *testing.T) {
+	for lang, code := range map[string]string{
+		"go":               "package main\n\nvar s = `{{ .X }}`\n",
+		"html":             "<p style=\"color: red\">x</p><script>let y = 2;</script>\n",
+		"erb":              "<p><%= @user.name %></p>\n",
+		"go-html-template": "<p>{{ if .Ok }}yes{{ end }}</p>\n",
+		"go-text-template": "{{ range .Items }}{{ . }}{{ end }}\n",
+		"phtml":            "<p><?php echo $x; ?></p>\n",
+		"svelte":           "<script>let n = 1;</script><p>{n}</p>\n",
+		"common-lisp":      "(defun sq (x) (* x x))\n",
+		"emacs-lisp":       "(defun sq (x) (interactive) (* x x))\n",
+		"markdown":         "# T\n\n```go\nx := 1\n```\n",
+	} {
+		got, want := Get(lang), upstream.Get(lang)
+		if got == nil || want == nil {
+			t.Fatalf("%s: lexer %v, upstream %v", lang, got, want)
+		}
+		g, err := chroma.Tokenise(got, nil, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := chroma.Tokenise(want, nil, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: %v, upstream %v", lang, g, w)
+		}
+	}
+}
+
 // same fails unless got and want are both nil or lexers of one name.
 func same(t *testing.T, what string, got, want chroma.Lexer) {
 	t.Helper()
