@@ -11,7 +11,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/microcosm-cc/bluemonday"
+	"github.com/pitool/pitool/third_party/bluemonday"
 	"github.com/pitool/pitool/third_party/chromalexers"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"

@@ -1,0 +1,56 @@
+// Package lazyregexp is a regexp compiled on its first use, not at program
+// start: the copied bluemonday packages declare dozens as package variables.
+// It follows Go's own internal/lazyregexp, with the methods they call.
+package lazyregexp
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Regexp is a regexp.Regexp compiled the first time it is needed.
+type Regexp struct {
+	str  string
+	once sync.Once
+	rx   *regexp.Regexp
+}
+
+// New is a lazy regexp.MustCompile(str). In a test binary it compiles at
+// once, so that a bad pattern fails the tests as it failed upstream's start.
+func New(str string) *Regexp {
+	r := &Regexp{str: str}
+	if inTest {
+		r.re()
+	}
+	return r
+}
+
+// inTest is set in test binaries.
+var inTest = len(os.Args) > 0 && strings.HasSuffix(strings.TrimSuffix(os.Args[0], ".exe"), ".test")
+
+// re compiles the regexp once.
+func (r *Regexp) re() *regexp.Regexp {
+	r.once.Do(func() { r.rx = regexp.MustCompile(r.str) })
+	return r.rx
+}
+
+// MatchString is regexp.Regexp's.
+func (r *Regexp) MatchString(s string) bool { return r.re().MatchString(s) }
+
+// FindString is regexp.Regexp's.
+func (r *Regexp) FindString(s string) string { return r.re().FindString(s) }
+
+// FindStringIndex is regexp.Regexp's.
+func (r *Regexp) FindStringIndex(s string) []int { return r.re().FindStringIndex(s) }
+
+// String is the source text.
+func (r *Regexp) String() string { return r.str }
+
+// ReplaceAll is regexp.Regexp's.
+func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.re().ReplaceAll(src, repl) }
+
+// Regexp is the compiled regexp, for an API that takes one
+// (bluemonday's Matching).
+func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
