@@ -11,14 +11,15 @@
 # bluemonday's sanitize.go and helpers.go's exported regexps, regexp.MustCompile becomes
 # lazyregexp.New (compiled on first use; helpers.go's are compiled where they are handed to
 # Matching); gorilla's scanner compiles its matchers in New, once (pitool_lazy.patch). Files
-# named pitool_*, README.md and internal/lazyregexp are pitool's and kept. When the patch no
-# longer applies, make the change by hand and refresh it with
+# named pitool_* and README.md are pitool's and kept (so is third_party/lazyregexp). When the
+# patch no longer applies, make the change by hand and refresh it with
 # `DIFF=1 scripts/update-bluemonday.sh >third_party/bluemonday/pitool_lazy.patch`.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 dst=third_party/bluemonday
 self=github.com/pitool/pitool/$dst
+lazy=github.com/pitool/pitool/third_party/lazyregexp
 go mod download github.com/microcosm-cc/bluemonday github.com/aymerick/douceur github.com/gorilla/css
 dir() { go list -m -f '{{.Dir}}' "$1"; }
 bm=$(dir github.com/microcosm-cc/bluemonday)
@@ -50,11 +51,11 @@ copy_upstream() {
 		-e "s#\"github.com/aymerick/douceur/css\"#\"$self/internal/douceur/css\"#" \
 		-e "s#\"github.com/gorilla/css/scanner\"#\"$self/internal/gorillacss/scanner\"#" {} +
 	sed -i -e 's/regexp\.MustCompile(/lazyregexp.New(/' \
-		-e "s#^\t\"regexp\"\$#\t\"$self/internal/lazyregexp\"#" "$d/css/handlers.go" "$d/sanitize.go"
+		-e "s#^\t\"regexp\"\$#\t\"$lazy\"#" "$d/css/handlers.go" "$d/sanitize.go"
 	# helpers.go's exported regexps too; where they are handed to Matching, which takes a
 	# *regexp.Regexp, they are compiled there (X.Regexp()).
 	sed -i -e '/^\/\/ A selection of regular expressions/,/^)/ s/regexp\.MustCompile(/lazyregexp.New(/' \
-		-e "/^import (/a \\\t\"$self/internal/lazyregexp\"" "$d/helpers.go"
+		-e "/^import (/a \\\t\"$lazy\"" "$d/helpers.go"
 	perl -pi -e 'next if m{^\s*//}; s/(?<![\w.])((?:bluemonday\.)?(?:'"$lazy_exported"'))(?=[,)])/$1.Regexp()/g' "$d"/*.go
 	gofmt -w "$d"
 }
@@ -70,12 +71,11 @@ if [[ -n ${DIFF:-} ]]; then
 	mkdir -p "$fresh/b"
 	cp -R "$dst" "$fresh/b/bluemonday"
 	find "$fresh/b/bluemonday" \( -name 'pitool_*' -o -name README.md \) -delete
-	rm -rf "$fresh/b/bluemonday/internal/lazyregexp"
 	(cd "$fresh" && diff -ru a/bluemonday b/bluemonday) | sed -E 's/^(---|\+\+\+) ([^\t]+)\t.*/\1 \2/' || true
 	exit 0
 fi
 
-find "$dst" -type f -name '*.go' ! -name 'pitool_*' ! -path "$dst/internal/lazyregexp/*" -delete
+find "$dst" -type f -name '*.go' ! -name 'pitool_*' -delete
 cp -R "$fresh/a/bluemonday"/. "$dst"/
 (cd "$dst" && patch -p2 --batch --no-backup-if-mismatch <pitool_lazy.patch)
 # No regexp may be left compiled at start where the copy made them lazy (douceur's parser

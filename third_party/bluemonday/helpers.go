@@ -31,7 +31,7 @@ package bluemonday
 
 import (
 	"encoding/base64"
-	"github.com/pitool/pitool/third_party/bluemonday/internal/lazyregexp"
+	"github.com/pitool/pitool/third_party/lazyregexp"
 	"net/url"
 	"regexp"
 )

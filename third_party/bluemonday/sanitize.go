@@ -32,7 +32,7 @@ package bluemonday
 import (
 	"bytes"
 	"fmt"
-	"github.com/pitool/pitool/third_party/bluemonday/internal/lazyregexp"
+	"github.com/pitool/pitool/third_party/lazyregexp"
 	"io"
 	"net/url"
 	"strconv"

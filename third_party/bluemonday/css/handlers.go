@@ -30,7 +30,7 @@
 package css
 
 import (
-	"github.com/pitool/pitool/third_party/bluemonday/internal/lazyregexp"
+	"github.com/pitool/pitool/third_party/lazyregexp"
 	"strings"
 )
 

@@ -1,6 +1,7 @@
 // Package lazyregexp is a regexp compiled on its first use, not at program
-// start: the copied bluemonday packages declare dozens as package variables.
-// It follows Go's own internal/lazyregexp, with the methods they call.
+// start, for the copies in third_party (bluemonday, goldmark's extension),
+// which declare dozens as package variables. It follows Go's own
+// internal/lazyregexp, with the methods they call.
 package lazyregexp
 
 import (
@@ -52,5 +53,11 @@ func (r *Regexp) String() string { return r.str }
 func (r *Regexp) ReplaceAll(src, repl []byte) []byte { return r.re().ReplaceAll(src, repl) }
 
 // Regexp is the compiled regexp, for an API that takes one
-// (bluemonday's Matching).
+// (bluemonday's Matching, goldmark's LinkifyConfig).
 func (r *Regexp) Regexp() *regexp.Regexp { return r.re() }
+
+// Match is regexp.Regexp's.
+func (r *Regexp) Match(b []byte) bool { return r.re().Match(b) }
+
+// FindSubmatchIndex is regexp.Regexp's.
+func (r *Regexp) FindSubmatchIndex(b []byte) []int { return r.re().FindSubmatchIndex(b) }
