@@ -11,7 +11,7 @@
 # bluemonday's sanitize.go and helpers.go's exported regexps, regexp.MustCompile becomes
 # lazyregexp.New (compiled on first use; helpers.go's are compiled where they are handed to
 # Matching); gorilla's scanner compiles its matchers in New, once (pitool_lazy.patch). Files
-# named pitool_* and README.md are pitool's and kept (so is third_party/lazyregexp). When the
+# named pitool_* and README.md are pitool's and kept (so is internal/lazyregexp). When the
 # patch no longer applies, make the change by hand and refresh it with
 # `DIFF=1 scripts/update-bluemonday.sh >third_party/bluemonday/pitool_lazy.patch`.
 set -euo pipefail
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dst=third_party/bluemonday
 self=github.com/pitool/pitool/$dst
-lazy=github.com/pitool/pitool/third_party/lazyregexp
+lazy=github.com/pitool/pitool/internal/lazyregexp
 go mod download github.com/microcosm-cc/bluemonday github.com/aymerick/douceur github.com/gorilla/css
 dir() { go list -m -f '{{.Dir}}' "$1"; }
 bm=$(dir github.com/microcosm-cc/bluemonday)

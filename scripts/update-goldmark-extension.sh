@@ -7,14 +7,14 @@
 # usage: scripts/update-goldmark-extension.sh
 #
 # What the copy changes, mechanically: in linkify.go, table.go and tasklist.go,
-# regexp.MustCompile becomes lazyregexp.New (third_party/lazyregexp); linkify's defaults, which
+# regexp.MustCompile becomes lazyregexp.New (internal/lazyregexp); linkify's defaults, which
 # NewLinkifyParser hands to LinkifyConfig as *regexp.Regexp, are compiled there
 # (urlRegexp.Regexp()). Files named pitool_* and README.md are pitool's and kept.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 dst=third_party/goldmark/extension
-lazy=github.com/pitool/pitool/third_party/lazyregexp
+lazy=github.com/pitool/pitool/internal/lazyregexp
 go mod download github.com/yuin/goldmark
 src=$(go list -m -f '{{.Dir}}' github.com/yuin/goldmark)
 

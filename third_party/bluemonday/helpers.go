@@ -31,7 +31,7 @@ package bluemonday
 
 import (
 	"encoding/base64"
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"net/url"
 	"regexp"
 )

@@ -32,7 +32,7 @@ package bluemonday
 import (
 	"bytes"
 	"fmt"
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"io"
 	"net/url"
 	"strconv"

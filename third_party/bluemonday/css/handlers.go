@@ -30,7 +30,7 @@
 package css
 
 import (
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"strings"
 )
 

@@ -2,7 +2,7 @@ package extension
 
 import (
 	"bytes"
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"regexp"
 
 	"github.com/yuin/goldmark"

@@ -3,7 +3,7 @@ package extension
 import (
 	"bytes"
 	"fmt"
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"

@@ -1,7 +1,7 @@
 package extension
 
 import (
-	"github.com/pitool/pitool/third_party/lazyregexp"
+	"github.com/pitool/pitool/internal/lazyregexp"
 
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"

@@ -1,6 +1,6 @@
 // Package lazyregexp is a regexp compiled on its first use, not at program
-// start, for the copies in third_party (bluemonday, goldmark's extension),
-// which declare dozens as package variables. It follows Go's own
+// start, for package variables: the copies in third_party (bluemonday,
+// goldmark's extension) declare dozens. It follows Go's own
 // internal/lazyregexp, with the methods they call.
 package lazyregexp
 
