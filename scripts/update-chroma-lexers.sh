@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# update-chroma-lexers.sh: re-copies chroma's lexers package into third_party/chromalexers for
-# the chroma version in go.mod and re-applies pitool's patch (third_party/chromalexers/pitool_lazy.patch:
-# the registry is filled on its first lookup, not at program start; see that folder's README.md).
-# Run it after bumping github.com/alecthomas/chroma/v2, then `go test ./third_party/... ./exporter/...`.
+# update-chroma-lexers.sh: re-copies chroma's lexers package into third_party/chromalexers
+# for the chroma version in go.mod and re-applies pitool's patch (pitool_lazy.patch there: the
+# registry is filled on its first lookup, not at program start; see the folder's README.md).
+# Run it after bumping github.com/alecthomas/chroma/v2, then
+# `go test ./third_party/... ./exporter/...`.
 #
 # usage: scripts/update-chroma-lexers.sh
 #
 # pitool's own files in the folder are named pitool_* and kept; every other file is upstream's.
 # The copy's struct literals are keyed by scripts/keyify (go vet refuses chroma's unkeyed rules
-# outside chroma) before the patch. When the patch no longer applies, the copy is left unpatched: make the same change by hand, then
-# refresh the patch with `DIFF=1 scripts/update-chroma-lexers.sh` (it prints the diff between a
-# fresh upstream copy and the folder).
+# outside chroma) before the patch. When the patch no longer applies, the script stops with the
+# copy unpatched: make the same change by hand, then refresh the patch with
+# `DIFF=1 scripts/update-chroma-lexers.sh >third_party/chromalexers/pitool_lazy.patch` (the diff
+# between a fresh upstream copy and the folder).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
