@@ -61,3 +61,9 @@ func (r *Regexp) Match(b []byte) bool { return r.re().Match(b) }
 
 // FindSubmatchIndex is regexp.Regexp's.
 func (r *Regexp) FindSubmatchIndex(b []byte) []int { return r.re().FindSubmatchIndex(b) }
+
+// FindStringSubmatch is regexp.Regexp's.
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.re().FindStringSubmatch(s) }
+
+// Split is regexp.Regexp's.
+func (r *Regexp) Split(s string, n int) []string { return r.re().Split(s, n) }

@@ -31,6 +31,12 @@ func TestCompiledOnFirstUse(t *testing.T) {
 	if got := r.FindSubmatchIndex([]byte("xabbc")); !reflect.DeepEqual(got, want.FindSubmatchIndex([]byte("xabbc"))) {
 		t.Errorf("FindSubmatchIndex: %v", got)
 	}
+	if got := r.FindStringSubmatch("xabbc"); !reflect.DeepEqual(got, []string{"abbc", "bb"}) {
+		t.Errorf("FindStringSubmatch: %q", got)
+	}
+	if got := r.Split("1abc2abbc3", -1); !reflect.DeepEqual(got, []string{"1", "2", "3"}) {
+		t.Errorf("Split: %q", got)
+	}
 	if !r.Match([]byte("abc")) || r.Match([]byte("ac")) {
 		t.Error("Match")
 	}
