@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/pitool/pitool/third_party/chromalexers"
 )
 
 // ignoredSuffixes are the backup and template suffixes chroma's
@@ -37,7 +37,7 @@ func matchLexer(filename string) chroma.Lexer {
 // priority as chroma sorts them; the first, or nil.
 func matchGlobs(filename string, globs func(*chroma.Config) []string) chroma.Lexer {
 	var matched chroma.PrioritisedLexers
-	for _, lexer := range lexers.GlobalLexerRegistry.Lexers {
+	for _, lexer := range chromalexers.Registry().Lexers {
 		for _, glob := range globs(lexer.Config()) {
 			if globMatches(glob, filename) {
 				matched = append(matched, lexer)

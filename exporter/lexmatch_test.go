@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/pitool/pitool/third_party/chromalexers"
 )
 
 // TestMatchLexer checks matchLexer against lexers.Match for a name made from
@@ -19,7 +19,7 @@ func TestMatchLexer(t *testing.T) {
 	for _, name := range []string{"", "internal", "src", "go.mod", "Makefile", "x.ts", "a.b.c", "dir/x.go", ".bashrc", "x.go~", "é.py"} {
 		names[name] = true
 	}
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+	for _, l := range chromalexers.Registry().Lexers {
 		c := l.Config()
 		for _, glob := range append(append([]string{}, c.Filenames...), c.AliasFilenames...) {
 			names[sampleName(glob)] = true
@@ -34,7 +34,7 @@ func TestMatchLexer(t *testing.T) {
 		}
 	}
 	for name := range names {
-		want, got := lexers.Match(name), matchLexer(name)
+		want, got := chromalexers.Match(name), matchLexer(name)
 		if want != got {
 			t.Errorf("%q: matchLexer gives %v, lexers.Match %v", name, lexerName(got), lexerName(want))
 		}

@@ -11,11 +11,11 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/microcosm-cc/bluemonday"
+	"github.com/pitool/pitool/third_party/bluemonday"
+	"github.com/pitool/pitool/third_party/chromalexers"
+	"github.com/pitool/pitool/third_party/goldmark/extension"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	gmrenderer "github.com/yuin/goldmark/renderer"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -287,13 +287,13 @@ var lexerCache sync.Map
 // name patterns, milliseconds each time.
 var langLexers sync.Map
 
-// lexerForLang is lexers.Get(lang), remembered.
+// lexerForLang is chromalexers.Get(lang), remembered.
 func lexerForLang(lang string) chroma.Lexer {
 	if l, ok := langLexers.Load(lang); ok {
 		lexer, _ := l.(chroma.Lexer)
 		return lexer
 	}
-	lexer := lexers.Get(lang)
+	lexer := chromalexers.Get(lang)
 	langLexers.Store(lang, lexer)
 	return lexer
 }

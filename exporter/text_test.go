@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/pitool/pitool/third_party/chromalexers"
 )
 
 var tags = regexp.MustCompile(`<[^>]*>`)
@@ -30,7 +30,7 @@ func TestPreviewFromFullTokens(t *testing.T) {
 	for i := range 14 {
 		src.WriteString("func f" + itoa(i) + "() string { return \"a\\tb\" } // note <&>\r\n")
 	}
-	lexer := lexers.Get("go")
+	lexer := chromalexers.Get("go")
 	b := budget{left: highlightBudget}
 	o := b.newOutput(src.String(), 10, "f.go")
 	if !o.Long || o.lexer == nil {
@@ -52,7 +52,7 @@ func TestPreviewFromFullTokens(t *testing.T) {
 
 // TestHeadTokens checks the cut before the line break that ends the head.
 func TestHeadTokens(t *testing.T) {
-	tokens, err := tokenise("a := 1\nb := 2\nc := 3\n", lexers.Get("go"))
+	tokens, err := tokenise("a := 1\nb := 2\nc := 3\n", chromalexers.Get("go"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"sync"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2/v2"
+	"github.com/pitool/pitool/third_party/chromalexers"
 )
 
 // chroma gives every regexp of its lexers a 250 ms match timeout, and a
@@ -35,7 +35,7 @@ var untimedCopies sync.Map
 // (HTML to CSS and JavaScript, say) finds the other's copy.
 var untimedLexers = sync.OnceValue(func() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
-	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+	for _, l := range chromalexers.Registry().Lexers {
 		c := untimedCopy(l)
 		untimedCopies.Store(l, c)
 		reg.Register(c)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/pitool/pitool/third_party/chromalexers"
 )
 
 // slowLexer has a rule whose match backtracks for a long time before it
@@ -58,7 +58,7 @@ func TestUntimedLexersLexAsChromas(t *testing.T) {
 		"markdown": "# T\n\n```go\nx := 1\n```\n",
 		"diff":     "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n",
 	} {
-		lexer := lexers.Get(lang)
+		lexer := chromalexers.Get(lang)
 		it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
 		if err != nil {
 			t.Fatal(err)

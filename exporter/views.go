@@ -1,10 +1,10 @@
 package exporter
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"github.com/pitool/pitool/jsonl"
 )
 
@@ -121,8 +121,8 @@ func blocksText(blocks []jsonl.Block) string {
 }
 
 var (
-	imageMIME = regexp.MustCompile(`^image/(png|jpeg|gif|webp)$`)
-	base64Re  = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
+	imageMIME = lazyregexp.New(`^image/(png|jpeg|gif|webp)$`)
+	base64Re  = lazyregexp.New(`^[A-Za-z0-9+/]*={0,2}$`)
 )
 
 // images returns the image blocks as data URLs, only for the image types a

@@ -3,10 +3,10 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/pitool/pitool/internal/lazyregexp"
 	"github.com/pitool/pitool/jsonl"
 	"github.com/pitool/pitool/search"
 )
@@ -122,7 +122,7 @@ func (s *server) secretsOf(line []byte) []string {
 }
 
 // placeholderRE is a placeholder of redact's, [REDACTED:<rule>:<8 hex>].
-var placeholderRE = regexp.MustCompile(`\[REDACTED:[^\]]*:[0-9a-f]{8}\]`)
+var placeholderRE = lazyregexp.New(`\[REDACTED:[^\]]*:[0-9a-f]{8}\]`)
 
 // replaced returns the parts of orig that placeholders stand for in red:
 // red is orig's text between the secrets with a placeholder for each.

@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/pitool/pitool/internal/lazyregexp"
 )
 
 // Limits for values taken from a secrets file.
@@ -17,8 +18,8 @@ const (
 )
 
 var (
-	assignLine  = regexp.MustCompile(`^(?:export[ \t]+|set[ \t]+-x[ \t]+|setenv[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*[= \t][ \t]*(.*)$`)
-	secretyName = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|auth|cred|api|private|session|cookie`)
+	assignLine  = lazyregexp.New(`^(?:export[ \t]+|set[ \t]+-x[ \t]+|setenv[ \t]+)?([A-Za-z_][A-Za-z0-9_]*)[ \t]*[= \t][ \t]*(.*)$`)
+	secretyName = lazyregexp.New(`(?i)key|token|secret|pass|pwd|auth|cred|api|private|session|cookie`)
 )
 
 // ReadSecretsFile reads literal secrets from a file such as a shell rc or an
