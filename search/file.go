@@ -237,7 +237,7 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	s.m.each(s.txt, func(start, end int) bool {
 		var others []string
 		if s.copies != nil {
-			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.txt[start:end])
+			k := s.copies.key(&s.keyBuf, s.entryIDBytes(l), s.fields.Timestamp, &t, s.textN, start, s.txt[start:end])
 			if s.pass1 {
 				s.keys = append(s.keys, k)
 				return true
@@ -311,6 +311,18 @@ func (s *fileSearch) entryID(l jsonl.Line) string {
 	}
 	id, _ := jsonl.DecodeString(s.fields.ID)
 	return id
+}
+
+// entryIDBytes is entryID without a string made for it when the id is
+// written as itself (no escape, valid UTF-8), as ids are: the first pass of
+// copies keys every match by it.
+func (s *fileSearch) entryIDBytes(l jsonl.Line) []byte {
+	if raw := s.fields.ID; !s.derive && len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if id := raw[1 : len(raw)-1]; bytes.IndexByte(id, '\\') < 0 && utf8.Valid(id) {
+			return id
+		}
+	}
+	return []byte(s.entryID(l))
 }
 
 // derivedID is the id the index gives an entry of a v1 session, or one
