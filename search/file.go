@@ -78,6 +78,10 @@ type fileSearch struct {
 	validUTF8 bool
 	txt       []byte // the text being searched: s.buf's, or the line's
 	buf       []byte // scratch for decoded texts
+	// lineBytes is the line being searched, and hits, when its texts are
+	// counted raw (countsRaw), every occurrence of the pattern in it.
+	lineBytes []byte
+	hits      []int
 
 	copies     *copies    // with Options.Copies: the first pass's findings, or its record
 	file       int        // this file's place among the files searched
@@ -159,7 +163,7 @@ func (s *fileSearch) line(l jsonl.Line) error {
 			return err
 		}
 	}
-	if !s.m.Candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
+	if !s.candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
 		return nil
 	}
 	syn := s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &s.fields)
@@ -174,6 +178,17 @@ func (s *fileSearch) line(l jsonl.Line) error {
 		return err == nil
 	})
 	return err
+}
+
+// candidate is Matcher.Candidate for the line; when its texts are counted
+// raw it lists the occurrences of the pattern in it for countRaw, the
+// same look through the line, made once for all its texts.
+func (s *fileSearch) candidate(line []byte) bool {
+	if !s.countingRaw() {
+		return s.m.Candidate(line)
+	}
+	s.lineBytes, s.hits = line, s.m.appendOccurrences(s.hits[:0], line)
+	return len(s.hits) > 0 || s.m.escapesNeedleRune(line)
 }
 
 // header reads the first line that is not blank, the session header: a v1
@@ -261,16 +276,37 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	return err
 }
 
-// countsRaw counts the matches of the JSON string literal raw without
-// decoding it, when only a count is asked for (no copies to tell apart, no
-// limit) and the matcher can (Matcher.countRaw).
+// countingRaw reports whether texts are counted without being decoded:
+// when only a count is asked for (no copies to tell apart, no limit) and
+// the pattern is plain (Matcher.countRaw).
+func (s *fileSearch) countingRaw() bool {
+	return s.opts.CountOnly && s.opts.Limit == 0 && s.copies == nil && s.m.plain
+}
+
+// countsRaw counts the matches of the JSON string literal raw, a text of
+// the line, without decoding it, when it can (countingRaw, Matcher.countRaw).
 func (s *fileSearch) countsRaw(raw []byte) bool {
-	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || len(raw) < 2 || raw[0] != '"' {
+	if !s.countingRaw() || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
-	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
+	inner := raw[1 : len(raw)-1]
+	hits, base := s.hits, offsetIn(s.lineBytes, inner)
+	if base < 0 { // not a slice of the line: looked through on its own
+		hits, base = s.m.appendOccurrences(nil, inner), 0
+	}
+	n, ok := s.m.countRaw(inner, s.reader.UnicodeEscapes(), hits, base)
 	s.count += n
 	return ok
+}
+
+// offsetIn is where part, a slice of line, starts in it, or -1 when it is
+// not one.
+func offsetIn(line, part []byte) int {
+	at := cap(line) - cap(part)
+	if len(part) == 0 || at < 0 || at+len(part) > len(line) || &line[at] != &part[0] {
+		return -1
+	}
+	return at
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as

@@ -354,22 +354,47 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // text, in the same order and never overlapping another. unicode says raw
 // may hold a \u escape (its line has one): only then is raw looked through
 // for one.
-func (m *Matcher) countRaw(raw []byte, unicode bool) (n int, ok bool) {
+//
+// The occurrences are read from hits, every occurrence of the literal in
+// the line that holds raw at offset base (appendOccurrences), so that a
+// line is looked through once for all its texts.
+func (m *Matcher) countRaw(raw []byte, unicode bool, hits []int, base int) (n int, ok bool) {
 	if !m.plain || unicode && bytes.Contains(raw, []byte(`\u`)) {
 		return 0, false
 	}
 	size := len(m.literal.needle)
-	for i := 0; ; {
-		j := m.literal.index(raw[i:])
-		if j < 0 {
-			return n, true
+	next := 0 // where in raw the next match may start
+	for k := sort.SearchInts(hits, base); k < len(hits); k++ {
+		i := hits[k] - base
+		if i+size > len(raw) {
+			break
 		}
-		if i += j; escaped(raw, i) {
-			i++
+		if i < next {
+			continue
+		}
+		if escaped(raw, i) {
+			next = i + 1
 			continue
 		}
 		n++
-		i += size
+		next = i + size
+	}
+	return n, true
+}
+
+// appendOccurrences appends to hits the index in line of every occurrence
+// of the literal, overlapping ones too, in order: what countRaw counts
+// from, and for a plain pattern what Candidate needs to know of a line
+// (it may hold a match when there is one, or a \u escape of a character
+// of the pattern).
+func (m *Matcher) appendOccurrences(hits []int, line []byte) []int {
+	for i := 0; ; {
+		j := m.literal.index(line[i:])
+		if j < 0 {
+			return hits
+		}
+		hits = append(hits, i+j)
+		i += j + 1
 	}
 }
 
