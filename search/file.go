@@ -188,7 +188,7 @@ func (s *fileSearch) candidate(line []byte) bool {
 		return s.m.Candidate(line)
 	}
 	s.lineBytes, s.hits = line, s.m.appendOccurrences(s.hits[:0], line)
-	return len(s.hits) > 0 || s.m.escapesNeedleRune(line)
+	return s.m.candidateOf(line, s.hits)
 }
 
 // header reads the first line that is not blank, the session header: a v1

@@ -384,9 +384,7 @@ func (m *Matcher) countRaw(raw []byte, unicode bool, hits []int, base int) (n in
 
 // appendOccurrences appends to hits the index in line of every occurrence
 // of the literal, overlapping ones too, in order: what countRaw counts
-// from, and for a plain pattern what Candidate needs to know of a line
-// (it may hold a match when there is one, or a \u escape of a character
-// of the pattern).
+// from, and what candidateOf reads.
 func (m *Matcher) appendOccurrences(hits []int, line []byte) []int {
 	for i := 0; ; {
 		j := m.literal.index(line[i:])
@@ -396,6 +394,14 @@ func (m *Matcher) appendOccurrences(hits []int, line []byte) []int {
 		hits = append(hits, i+j)
 		i += j + 1
 	}
+}
+
+// candidateOf is Candidate for a plain pattern (see Matcher.plain), whose
+// needle is the whole literal, given its occurrences in line
+// (appendOccurrences): the line may hold a match when it holds an
+// occurrence, or a \u escape of one of the literal's characters.
+func (m *Matcher) candidateOf(line []byte, hits []int) bool {
+	return len(hits) > 0 || m.escapesNeedleRune(line)
 }
 
 // escaped reports whether raw[i] follows an odd run of backslashes: it is
