@@ -92,15 +92,15 @@ func FuzzCountRawAsDecoded(f *testing.F) {
 }
 
 // countRawInLine is countRaw of the literal raw as search makes it: from
-// the occurrences of the pattern in the whole line, here raw between
-// pieces of the pattern that make occurrences across its quotes. It fails
-// the test when a count from raw's own occurrences differs.
+// the occurrences of the pattern listed for the whole line, here raw
+// between pieces of the pattern that make occurrences across its quotes.
+// It fails the test when the count by the finder in raw alone differs.
 func countRawInLine(t testing.TB, m *Matcher, raw []byte, unicode bool, pattern string) (int, bool) {
 	inner := raw[1 : len(raw)-1]
-	alone, ok := m.countRaw(inner, unicode, m.appendOccurrences(nil, inner), 0)
+	alone, ok := m.countRaw(inner, unicode, occurrences{})
 	head, tail := pattern+pattern[:len(pattern)/2]+`"`, `"`+pattern[len(pattern)/2:]+pattern
 	line := []byte(head + string(raw) + tail)
-	n, lineOK := m.countRaw(inner, unicode, m.appendOccurrences(nil, line), len(head)+1)
+	n, lineOK := m.countRaw(inner, unicode, listedOccurrences(m.appendOccurrences(nil, line), len(head)+1))
 	if n != alone || lineOK != ok {
 		t.Fatalf("%q in %q: %d, %v in its line, %d, %v alone", pattern, raw, n, lineOK, alone, ok)
 	}

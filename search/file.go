@@ -78,10 +78,12 @@ type fileSearch struct {
 	validUTF8 bool
 	txt       []byte // the text being searched: s.buf's, or the line's
 	buf       []byte // scratch for decoded texts
-	// lineBytes is the line being searched, and hits, when its texts are
-	// counted raw (countsRaw), every occurrence of the pattern in it.
+	// lineBytes is the line being searched, and hits, when listed (its
+	// texts counted raw, countsRaw, and the line no longer than
+	// listedLineBytes), every occurrence of the pattern in it.
 	lineBytes []byte
 	hits      []int
+	listed    bool
 
 	copies     *copies    // with Options.Copies: the first pass's findings, or its record
 	file       int        // this file's place among the files searched
@@ -180,11 +182,18 @@ func (s *fileSearch) line(l jsonl.Line) error {
 	return err
 }
 
+// listedLineBytes is the longest line whose occurrences of the pattern are
+// listed: the list takes up to 8 bytes per byte of the line (a pattern of
+// one letter in a line of it), so the texts of a longer line are looked
+// through one by one.
+const listedLineBytes = 256 << 10
+
 // candidate is Matcher.Candidate for the line; when its texts are counted
 // raw it lists the occurrences of the pattern in it for countRaw, the
 // same look through the line, made once for all its texts.
 func (s *fileSearch) candidate(line []byte) bool {
-	if !s.countingRaw() {
+	s.listed = s.countingRaw() && len(line) <= listedLineBytes
+	if !s.listed {
 		return s.m.Candidate(line)
 	}
 	s.lineBytes, s.hits = line, s.m.appendOccurrences(s.hits[:0], line)
@@ -290,11 +299,11 @@ func (s *fileSearch) countsRaw(raw []byte) bool {
 		return false
 	}
 	inner := raw[1 : len(raw)-1]
-	hits, base := s.hits, offsetIn(s.lineBytes, inner)
-	if base < 0 { // not a slice of the line: looked through on its own
-		hits, base = s.m.appendOccurrences(nil, inner), 0
+	var occ occurrences // the finder's, unless the line's are listed and inner is a slice of it
+	if base := offsetIn(s.lineBytes, inner); s.listed && base >= 0 {
+		occ = listedOccurrences(s.hits, base)
 	}
-	n, ok := s.m.countRaw(inner, s.reader.UnicodeEscapes(), hits, base)
+	n, ok := s.m.countRaw(inner, s.reader.UnicodeEscapes(), occ)
 	s.count += n
 	return ok
 }

@@ -355,23 +355,15 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // may hold a \u escape (its line has one): only then is raw looked through
 // for one.
 //
-// The occurrences are read from hits, every occurrence of the literal in
-// the line that holds raw at offset base (appendOccurrences), so that a
-// line is looked through once for all its texts.
-func (m *Matcher) countRaw(raw []byte, unicode bool, hits []int, base int) (n int, ok bool) {
+// The occurrences come from occ: the list of the line raw lies in, made
+// once for all its texts, or, without one, the finder.
+func (m *Matcher) countRaw(raw []byte, unicode bool, occ occurrences) (n int, ok bool) {
 	if !m.plain || unicode && bytes.Contains(raw, []byte(`\u`)) {
 		return 0, false
 	}
 	size := len(m.literal.needle)
 	next := 0 // where in raw the next match may start
-	for k := sort.SearchInts(hits, base); k < len(hits); k++ {
-		i := hits[k] - base
-		if i+size > len(raw) {
-			break
-		}
-		if i < next {
-			continue
-		}
+	for i := occ.next(m, raw, 0); i >= 0; i = occ.next(m, raw, next) {
 		if escaped(raw, i) {
 			next = i + 1
 			continue
@@ -380,6 +372,43 @@ func (m *Matcher) countRaw(raw []byte, unicode bool, hits []int, base int) (n in
 		next = i + size
 	}
 	return n, true
+}
+
+// occurrences are where the literal occurs in a text: read off hits, the
+// list of every occurrence in the line that holds the text at base
+// (appendOccurrences), when listed, else found by the finder.
+type occurrences struct {
+	listed bool
+	hits   []int
+	base   int
+	k      int // the first hit not read yet
+}
+
+// listedOccurrences are the occurrences of the literal in a text at base
+// in a line whose occurrences are hits.
+func listedOccurrences(hits []int, base int) occurrences {
+	return occurrences{listed: true, hits: hits, base: base, k: sort.SearchInts(hits, base)}
+}
+
+// next returns the first occurrence of the literal in raw at or after i,
+// -1 when there is none; i never goes back from one call to the next.
+func (o *occurrences) next(m *Matcher, raw []byte, i int) int {
+	if !o.listed {
+		if j := m.literal.index(raw[i:]); j >= 0 {
+			return i + j
+		}
+		return -1
+	}
+	for ; o.k < len(o.hits); o.k++ {
+		at := o.hits[o.k] - o.base
+		if at+len(m.literal.needle) > len(raw) {
+			return -1
+		}
+		if at >= i {
+			return at
+		}
+	}
+	return -1
 }
 
 // appendOccurrences appends to hits the index in line of every occurrence
