@@ -104,7 +104,7 @@ func (c *copies) place(file string) (int, bool) {
 
 // key is the identity of the match of text ordinal n of the entry with
 // this id and timestamp, at offset start in that text. buf is scratch.
-func (c *copies) key(buf *[]byte, id string, ts []byte, t *text, n, start int, match []byte) matchKey {
+func (c *copies) key(buf *[]byte, id, ts []byte, t *text, n, start int, match []byte) matchKey {
 	b := append((*buf)[:0], id...)
 	b = append(append(b, 0), ts...)
 	b = append(append(b, 0), t.role...)

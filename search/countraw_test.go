@@ -39,7 +39,7 @@ func TestCountRawAsDecoded(t *testing.T) {
 			if !rd.Read(raw, 0, nil).OK() {
 				t.Fatalf("%s literal %s does not parse", name, raw)
 			}
-			n, ok := m.countRaw(raw[1:len(raw)-1], rd.UnicodeEscapes())
+			n, ok := countRawInLine(t, m, raw, rd.UnicodeEscapes(), pattern)
 			if !ok {
 				continue
 			}
@@ -78,7 +78,7 @@ func FuzzCountRawAsDecoded(f *testing.F) {
 		if res := rd.Read(raw, 0, nil); !res.OK() || res.End != len(raw) {
 			return
 		}
-		n, ok := m.countRaw(raw[1:len(raw)-1], rd.UnicodeEscapes())
+		n, ok := countRawInLine(t, m, raw, rd.UnicodeEscapes(), pattern)
 		if !ok {
 			return
 		}
@@ -89,4 +89,20 @@ func FuzzCountRawAsDecoded(f *testing.F) {
 			t.Fatalf("%q in %q: counted %d raw, %d decoded", pattern, raw, n, want)
 		}
 	})
+}
+
+// countRawInLine is countRaw of the literal raw as search makes it: from
+// the occurrences of the pattern listed for the whole line, here raw
+// between pieces of the pattern that make occurrences across its quotes.
+// It fails the test when the count by the finder in raw alone differs.
+func countRawInLine(t testing.TB, m *Matcher, raw []byte, unicode bool, pattern string) (int, bool) {
+	inner := raw[1 : len(raw)-1]
+	alone, ok := m.countRaw(inner, unicode, occurrences{})
+	head, tail := pattern+pattern[:len(pattern)/2]+`"`, `"`+pattern[len(pattern)/2:]+pattern
+	line := []byte(head + string(raw) + tail)
+	n, lineOK := m.countRaw(inner, unicode, listedOccurrences(m.appendOccurrences(nil, line), len(head)+1))
+	if n != alone || lineOK != ok {
+		t.Fatalf("%q in %q: %d, %v in its line, %d, %v alone", pattern, raw, n, lineOK, alone, ok)
+	}
+	return n, ok
 }

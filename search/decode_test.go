@@ -39,3 +39,34 @@ func TestMatchesInRawAndDecodedTexts(t *testing.T) {
 		t.Errorf("matches:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestCountOfLongLines: -c counts the same in a line whose occurrences are
+// listed for its texts and in one too long to list (listedLineBytes),
+// whose texts are looked through one by one, escapes and occurrences
+// outside the texts (the id, a key) included.
+func TestCountOfLongLines(t *testing.T) {
+	text := func(n int) string { return `"` + strings.Repeat(`retry \"retry\" \\retry \nx`, n) + `"` }
+	short, long := 3, listedLineBytes/20+1 // each repeat is 25 bytes: 3 matches
+	lines := []string{header("s1", "2026-01-10T09:00:00.000Z", ""),
+		userLine("retry", "null", "2026-01-10T09:00:01.000Z", text(short)),
+		userLine("u2", `"retry"`, "2026-01-10T09:00:02.000Z", text(long))}
+	if len(lines[2]) <= listedLineBytes || len(lines[1]) > listedLineBytes {
+		t.Fatalf("lines of %d and %d bytes", len(lines[1]), len(lines[2]))
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := Compile("retry", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := searchFile(context.Background(), m, &Options{CountOnly: true}, path, nil)
+	if want := 3 * (short + long); err != nil || n != want {
+		t.Fatalf("counted %d, %v; want %d", n, err, want)
+	}
+	decoded, err := searchFile(context.Background(), m, &Options{}, path, func(Match) error { return nil })
+	if err != nil || decoded != n {
+		t.Fatalf("counted %d raw, %d decoded (%v)", n, decoded, err)
+	}
+}

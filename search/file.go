@@ -78,6 +78,12 @@ type fileSearch struct {
 	validUTF8 bool
 	txt       []byte // the text being searched: s.buf's, or the line's
 	buf       []byte // scratch for decoded texts
+	// lineBytes is the line being searched, and hits, when listed (its
+	// texts counted raw, countsRaw, and the line no longer than
+	// listedLineBytes), every occurrence of the pattern in it.
+	lineBytes []byte
+	hits      []int
+	listed    bool
 
 	copies     *copies    // with Options.Copies: the first pass's findings, or its record
 	file       int        // this file's place among the files searched
@@ -159,7 +165,7 @@ func (s *fileSearch) line(l jsonl.Line) error {
 			return err
 		}
 	}
-	if !s.m.Candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
+	if !s.candidate(l.Bytes) || (s.active != nil && !s.active[l.Num]) {
 		return nil
 	}
 	syn := s.reader.Read(l.Bytes, jsonl.SkipSpace(l.Bytes, 0), &s.fields)
@@ -174,6 +180,24 @@ func (s *fileSearch) line(l jsonl.Line) error {
 		return err == nil
 	})
 	return err
+}
+
+// listedLineBytes is the longest line whose occurrences of the pattern are
+// listed: the list takes up to 8 bytes per byte of the line (a pattern of
+// one letter in a line of it), so the texts of a longer line are looked
+// through one by one.
+const listedLineBytes = 256 << 10
+
+// candidate is Matcher.Candidate for the line; when its texts are counted
+// raw it lists the occurrences of the pattern in it for countRaw, the
+// same look through the line, made once for all its texts.
+func (s *fileSearch) candidate(line []byte) bool {
+	s.listed = s.countingRaw() && len(line) <= listedLineBytes
+	if !s.listed {
+		return s.m.Candidate(line)
+	}
+	s.lineBytes, s.hits = line, s.m.appendOccurrences(s.hits[:0], line)
+	return s.m.candidateOf(line, s.hits)
 }
 
 // header reads the first line that is not blank, the session header: a v1
@@ -237,7 +261,7 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	s.m.each(s.txt, func(start, end int) bool {
 		var others []string
 		if s.copies != nil {
-			k := s.copies.key(&s.keyBuf, s.entryID(l), s.fields.Timestamp, &t, s.textN, start, s.txt[start:end])
+			k := s.copies.key(&s.keyBuf, s.entryIDBytes(l), s.fields.Timestamp, &t, s.textN, start, s.txt[start:end])
 			if s.pass1 {
 				s.keys = append(s.keys, k)
 				return true
@@ -261,16 +285,37 @@ func (s *fileSearch) text(l jsonl.Line, t text) error {
 	return err
 }
 
-// countsRaw counts the matches of the JSON string literal raw without
-// decoding it, when only a count is asked for (no copies to tell apart, no
-// limit) and the matcher can (Matcher.countRaw).
+// countingRaw reports whether texts are counted without being decoded:
+// when only a count is asked for (no copies to tell apart, no limit) and
+// the pattern is plain (Matcher.countRaw).
+func (s *fileSearch) countingRaw() bool {
+	return s.opts.CountOnly && s.opts.Limit == 0 && s.copies == nil && s.m.plain
+}
+
+// countsRaw counts the matches of the JSON string literal raw, a text of
+// the line, without decoding it, when it can (countingRaw, Matcher.countRaw).
 func (s *fileSearch) countsRaw(raw []byte) bool {
-	if !s.opts.CountOnly || s.opts.Limit > 0 || s.copies != nil || len(raw) < 2 || raw[0] != '"' {
+	if !s.countingRaw() || len(raw) < 2 || raw[0] != '"' {
 		return false
 	}
-	n, ok := s.m.countRaw(raw[1:len(raw)-1], s.reader.UnicodeEscapes())
+	inner := raw[1 : len(raw)-1]
+	var occ occurrences // the finder's, unless the line's are listed and inner is a slice of it
+	if base := offsetIn(s.lineBytes, inner); s.listed && base >= 0 {
+		occ = listedOccurrences(s.hits, base)
+	}
+	n, ok := s.m.countRaw(inner, s.reader.UnicodeEscapes(), occ)
 	s.count += n
 	return ok
+}
+
+// offsetIn is where part, a slice of line, starts in it, or -1 when it is
+// not one.
+func offsetIn(line, part []byte) int {
+	at := cap(line) - cap(part)
+	if len(part) == 0 || at < 0 || at+len(part) > len(line) || &line[at] != &part[0] {
+		return -1
+	}
+	return at
 }
 
 // decode sets s.txt to the text of the JSON string literal raw, as
@@ -311,6 +356,18 @@ func (s *fileSearch) entryID(l jsonl.Line) string {
 	}
 	id, _ := jsonl.DecodeString(s.fields.ID)
 	return id
+}
+
+// entryIDBytes is entryID without a string made for it when the id is
+// written as itself (no escape, valid UTF-8), as ids are: the first pass of
+// copies keys every match by it.
+func (s *fileSearch) entryIDBytes(l jsonl.Line) []byte {
+	if raw := s.fields.ID; !s.derive && len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		if id := raw[1 : len(raw)-1]; bytes.IndexByte(id, '\\') < 0 && utf8.Valid(id) {
+			return id
+		}
+	}
+	return []byte(s.entryID(l))
 }
 
 // derivedID is the id the index gives an entry of a v1 session, or one

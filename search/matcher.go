@@ -354,23 +354,83 @@ func (m *Matcher) each(text []byte, fn func(start, end int) bool) {
 // text, in the same order and never overlapping another. unicode says raw
 // may hold a \u escape (its line has one): only then is raw looked through
 // for one.
-func (m *Matcher) countRaw(raw []byte, unicode bool) (n int, ok bool) {
+//
+// The occurrences come from occ: the list of the line raw lies in, made
+// once for all its texts, or, without one, the finder.
+func (m *Matcher) countRaw(raw []byte, unicode bool, occ occurrences) (n int, ok bool) {
 	if !m.plain || unicode && bytes.Contains(raw, []byte(`\u`)) {
 		return 0, false
 	}
 	size := len(m.literal.needle)
-	for i := 0; ; {
-		j := m.literal.index(raw[i:])
-		if j < 0 {
-			return n, true
-		}
-		if i += j; escaped(raw, i) {
-			i++
+	next := 0 // where in raw the next match may start
+	for i := occ.next(m, raw, 0); i >= 0; i = occ.next(m, raw, next) {
+		if escaped(raw, i) {
+			next = i + 1
 			continue
 		}
 		n++
-		i += size
+		next = i + size
 	}
+	return n, true
+}
+
+// occurrences are where the literal occurs in a text: read off hits, the
+// list of every occurrence in the line that holds the text at base
+// (appendOccurrences), when listed, else found by the finder.
+type occurrences struct {
+	listed bool
+	hits   []int
+	base   int
+	k      int // the first hit not read yet
+}
+
+// listedOccurrences are the occurrences of the literal in a text at base
+// in a line whose occurrences are hits.
+func listedOccurrences(hits []int, base int) occurrences {
+	return occurrences{listed: true, hits: hits, base: base, k: sort.SearchInts(hits, base)}
+}
+
+// next returns the first occurrence of the literal in raw at or after i,
+// -1 when there is none; i never goes back from one call to the next.
+func (o *occurrences) next(m *Matcher, raw []byte, i int) int {
+	if !o.listed {
+		if j := m.literal.index(raw[i:]); j >= 0 {
+			return i + j
+		}
+		return -1
+	}
+	for ; o.k < len(o.hits); o.k++ {
+		at := o.hits[o.k] - o.base
+		if at+len(m.literal.needle) > len(raw) {
+			return -1
+		}
+		if at >= i {
+			return at
+		}
+	}
+	return -1
+}
+
+// appendOccurrences appends to hits the index in line of every occurrence
+// of the literal, overlapping ones too, in order: what countRaw counts
+// from, and what candidateOf reads.
+func (m *Matcher) appendOccurrences(hits []int, line []byte) []int {
+	for i := 0; ; {
+		j := m.literal.index(line[i:])
+		if j < 0 {
+			return hits
+		}
+		hits = append(hits, i+j)
+		i += j + 1
+	}
+}
+
+// candidateOf is Candidate for a plain pattern (see Matcher.plain), whose
+// needle is the whole literal, given its occurrences in line
+// (appendOccurrences): the line may hold a match when it holds an
+// occurrence, or a \u escape of one of the literal's characters.
+func (m *Matcher) candidateOf(line []byte, hits []int) bool {
+	return len(hits) > 0 || m.escapesNeedleRune(line)
 }
 
 // escaped reports whether raw[i] follows an odd run of backslashes: it is

@@ -118,7 +118,9 @@ func swapCase(r *rand.Rand, p []rune) string {
 // TestPrefilterKeepsMatches is the property the search rests on: whenever
 // a text holds a match, the raw line that encodes it, however it is
 // escaped, passes the prefilter. Patterns are pieces of the text (case
-// swapped for -i) as literals and as regexps.
+// swapped for -i) as literals and as regexps. For a plain pattern the
+// prefilter read off the line's occurrences (candidateOf, search -c) is
+// Candidate itself, on every line.
 func TestPrefilterKeepsMatches(t *testing.T) {
 	r := rand.New(rand.NewSource(15))
 	checked := 0
@@ -144,13 +146,16 @@ func TestPrefilterKeepsMatches(t *testing.T) {
 			if !ok || string(decoded) != string(text) {
 				t.Fatalf("%s encoder: %q decodes to %q", name, raw, decoded)
 			}
+			line := `{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":` + raw + `}}`
+			if m.plain && m.candidateOf([]byte(line), m.appendOccurrences(nil, []byte(line))) != m.Candidate([]byte(line)) {
+				t.Fatalf("pattern %q: candidateOf and Candidate differ on %s", pattern, line)
+			}
 			found := false
 			m.each(decoded, func(int, int) bool { found = true; return false })
 			if !found {
 				continue
 			}
 			checked++
-			line := `{"type":"message","id":"a","parentId":null,"timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":` + raw + `}}`
 			if !m.Candidate([]byte(line)) {
 				t.Fatalf("pattern %q (regex %v, fold %v) matches %q, but its %s line %s fails the prefilter", pattern, regex, fold, string(text), name, line)
 			}

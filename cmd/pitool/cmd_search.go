@@ -122,6 +122,7 @@ func runSearch(c *cli.Context, e *env, o *searchOptions) error {
 	if c.NArg() == 0 {
 		return usagef("search takes a PATTERN")
 	}
+	tuneGC() // a search reads much and keeps little: no collection in a -c over 100 MB (issue 28)
 	m, err := search.Compile(c.Args().First(), o.regexp, o.ignoreCase)
 	if err != nil {
 		return usagef("%s", err)
