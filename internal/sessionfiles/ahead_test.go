@@ -116,13 +116,5 @@ func TestReadAheadSwappedFolderIsALink(t *testing.T) {
 	if err := w.search(listed, false, 0); err != nil {
 		t.Fatal(err)
 	}
-	if len(w.out) != 0 || len(w.links) != 1 {
-		t.Fatalf("the swapped folder was searched in the tree: out %+v, links %+v", w.out, w.links)
-	}
-	if err := w.follow(w.links[0]); err != nil {
-		t.Fatal(err)
-	}
-	if len(w.out) != 1 || !w.out[0].Outside {
-		t.Errorf("followed as a link: %+v, want x.jsonl marked Outside", w.out)
-	}
+	wantFollowedAsLink(t, w)
 }
