@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,10 +16,7 @@ func TestMatchesInRawAndDecodedTexts(t *testing.T) {
 		userLine("u2", `"u1"`, "2026-01-10T09:00:02.000Z", `"line\nwith \"retry\" quoted"`),
 		userLine("u3", `"u2"`, "2026-01-10T09:00:03.000Z", "\"bad \xff byte retry\""),
 		userLine("u4", `"u3"`, "2026-01-10T09:00:04.000Z", `"r\u0065try escaped"`)}
-	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSessions(t, []string{"s.jsonl"}, func(string, string) []string { return lines })[0]
 	m, err := Compile("retry", false, false)
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +48,7 @@ func TestCountOfLongLines(t *testing.T) {
 	if len(lines[2]) <= listedLineBytes || len(lines[1]) > listedLineBytes {
 		t.Fatalf("lines of %d and %d bytes", len(lines[1]), len(lines[2]))
 	}
-	path := filepath.Join(t.TempDir(), "s.jsonl")
-	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeSessions(t, []string{"s.jsonl"}, func(string, string) []string { return lines })[0]
 	m, err := Compile("retry", false, false)
 	if err != nil {
 		t.Fatal(err)
